@@ -1,0 +1,83 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildServer, defaultDbFile, urlsFor } from './server.js';
+
+const HELP = `sfc-reference: the reference implementation of the four storefront interfaces
+
+Usage: sfc-reference [options]
+
+Options:
+  --port N        port to listen on (default 8080; 0 picks a free port)
+  --host ADDR     address to bind (default 127.0.0.1)
+  --db FILE       SQLite database file, or :memory: (default ./.sfc-reference/reference.db)
+  --vendor NAME   vendor segment of header, route and namespace (default svc; letscms for the real products)
+  --fault ID      start with one catalogued fault switched on (for the fault matrix)
+  -h, --help      this text
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        db: { type: 'string' },
+        vendor: { type: 'string' },
+        fault: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+    }));
+  } catch (e) {
+    process.stderr.write(`sfc-reference: ${(e as Error).message}\nRun with --help for the options.\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(HELP);
+    return 0;
+  }
+  const port = values.port === undefined ? 8080 : Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    process.stderr.write(`sfc-reference: --port must be a whole number from 0 to 65535, got "${values.port}"\n`);
+    return 2;
+  }
+  const vendor = (values.vendor as string | undefined) ?? 'svc';
+  if (!/^[a-z][a-z0-9]{0,31}$/.test(vendor)) {
+    process.stderr.write(`sfc-reference: --vendor must be lower-case letters and digits, got "${vendor}"\n`);
+    return 2;
+  }
+  const host = (values.host as string | undefined) ?? '127.0.0.1';
+  const db = values.db === ':memory:' ? ':memory:' : resolve((values.db as string | undefined) ?? defaultDbFile());
+  if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
+  const { app } = await buildServer({ db, vendor, fault: (values.fault as string | undefined) ?? null });
+  let address: string;
+  try {
+    address = await app.listen({ port, host });
+  } catch (e) {
+    process.stderr.write(`sfc-reference: cannot listen on ${host}:${port}: ${(e as Error).message}\n`);
+    return 3;
+  }
+  const origin = address.replace('[::1]', '127.0.0.1');
+  const urls = urlsFor(origin, vendor);
+  process.stdout.write(
+    [
+      `storefront reference implementation listening (database: ${db})`,
+      `  base_url (documents 1 and 3): ${urls.baseUrl}`,
+      `  route-based REST:             ${urls.restRoute}`,
+      `  GraphQL:                      ${urls.graphql}`,
+      `  network-plan api_root:        ${urls.networkApiRoot}`,
+      `  shop api_root:                ${urls.shopApiRoot}`,
+      '',
+    ].join('\n'),
+  );
+  const stop = async () => {
+    await app.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return -1; // keeps running
+}

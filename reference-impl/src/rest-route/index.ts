@@ -1,0 +1,9 @@
+import type { InterfaceModule } from '../context.js';
+
+// Placeholder until the module is written: answers every request with the envelope and 501.
+export const restRouteModule: InterfaceModule = {
+  name: 'rest-route',
+  migrate() {},
+  seed() {},
+  errorBody: (message) => ({ status: false, errors: [], message }),
+};

@@ -1,0 +1,123 @@
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import formbody from '@fastify/formbody';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { AppContext, InterfaceModule } from './context.js';
+import { isSeeded, markSeeded, openDatabase } from './db.js';
+import { graphqlModule } from './graphql/index.js';
+import { networkModule } from './network/index.js';
+import { restRouteModule } from './rest-route/index.js';
+import { shopModule } from './shop/index.js';
+import { loadTokenService } from './tokens.js';
+
+export interface ServerOptions {
+  /** SQLite file, or `:memory:`. */
+  db: string;
+  vendor?: string;
+  /** RS256 key pair file; default `<db>.keys.json` beside a file database, none (fresh keys) in memory. */
+  keyFile?: string | null;
+  fixturesDir?: string;
+  fault?: string | null;
+  logger?: boolean;
+}
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const DEFAULT_FIXTURES = resolve(here, '../../fixtures/seed');
+/** Largest request body accepted; beyond it the interface's envelope with 413. */
+const BODY_LIMIT = 1024 * 1024;
+
+export const modules: InterfaceModule[] = [restRouteModule, networkModule, shopModule, graphqlModule];
+
+export function urlsFor(origin: string, vendor: string) {
+  return {
+    baseUrl: origin,
+    restRoute: `${origin}/index.php?route=shoprestapi/...`,
+    graphql: `${origin}/index.php?route=${vendor}_graphql/${vendor}_graphql`,
+    networkApiRoot: `${origin}/network/wp-json/${vendor}/v1`,
+    shopApiRoot: `${origin}/shop/wp-json/${vendor}/v1`,
+  };
+}
+
+export async function buildServer(options: ServerOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
+  const vendor = options.vendor ?? 'svc';
+  if (!/^[a-z][a-z0-9]{0,31}$/.test(vendor)) throw new Error(`vendor must be lower-case letters and digits, got "${vendor}"`);
+  const db = openDatabase(options.db);
+  const keyFile = options.keyFile !== undefined ? options.keyFile : options.db === ':memory:' ? null : `${options.db}.keys.json`;
+  const ctx: AppContext = {
+    db,
+    tokens: await loadTokenService(keyFile),
+    vendor,
+    fixturesDir: options.fixturesDir ?? DEFAULT_FIXTURES,
+    fault: options.fault ?? null,
+  };
+  for (const m of modules) m.migrate(db);
+  for (const m of modules) {
+    if (!isSeeded(db, m.name))
+      db.transaction(() => {
+        m.seed(ctx);
+        markSeeded(db, m.name);
+      })();
+  }
+
+  const app = Fastify({
+    logger: options.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    routerOptions: { ignoreTrailingSlash: true, ignoreDuplicateSlashes: true },
+  });
+  app.addHook('onClose', async () => db.close());
+  await app.register(formbody);
+  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: BODY_LIMIT } });
+  // Any other content type arrives as text; the handlers decide (a body they cannot read is a validation failure).
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+
+  const byPrefix: Array<{ prefix: string; module: InterfaceModule }> = [
+    { prefix: `/network/wp-json/${vendor}/v1`, module: networkModule },
+    { prefix: `/shop/wp-json/${vendor}/v1`, module: shopModule },
+  ];
+  const graphqlRoute = `${vendor}_graphql/${vendor}_graphql`;
+  const moduleFor = (request: FastifyRequest): InterfaceModule => {
+    const path = request.url.replace(/\/{2,}/g, '/');
+    for (const { prefix, module } of byPrefix) if (path.startsWith(prefix)) return module;
+    const route = (request.query as Record<string, unknown> | undefined)?.route;
+    return route === graphqlRoute ? graphqlModule : restRouteModule;
+  };
+
+  for (const { prefix, module } of byPrefix) {
+    await app.register(
+      async (scope) => {
+        module.routes?.(scope, ctx);
+      },
+      { prefix },
+    );
+  }
+  // Documents 1 and 3 share one entry point; the `route` query parameter selects the operation.
+  const indexHandler = async (request: FastifyRequest, reply: FastifyReply) => {
+    const module = moduleFor(request);
+    if (!module.handle) return reply.code(404).send(module.errorBody('Unknown route.'));
+    return module.handle(request, reply, ctx);
+  };
+  app.route({ method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'], url: '/index.php', handler: indexHandler });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(moduleFor(request).errorBody(`No endpoint ${request.method} ${request.url.split('?')[0]}.`));
+  });
+  app.setErrorHandler((error: { statusCode?: number; message?: string; code?: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error(error);
+    const message =
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        ? 'The request body is not valid JSON.'
+        : status === 413
+          ? 'The request body is too large.'
+          : status === 500
+            ? 'Internal error.'
+            : (error.message ?? 'Bad request.');
+    reply.code(status).send(moduleFor(request).errorBody(message));
+  });
+  return { app, ctx };
+}
+
+export function defaultDbFile(): string {
+  return join(process.cwd(), '.sfc-reference', 'reference.db');
+}

@@ -1,0 +1,117 @@
+import { afterAll, describe, inject, it } from 'vitest';
+import type { Settings } from '../config/settings.js';
+import { TargetClient } from '../http/client.js';
+import { type Exchange, redact, toCurl } from '../http/exchange.js';
+import { RunNames } from '../provisioning/names.js';
+import type { CheckResultMeta, EvidenceRecord } from '../run/results.js';
+import { schemaRegistry } from '../schemas/registry.js';
+import { requirementsById } from '../specs/catalog.js';
+import { type ContextRecorder, createContext } from './context.js';
+import { type AreaSpec, CheckSkipped, ConformanceFailure } from './model.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    sfcSettings: Settings;
+  }
+  interface TaskMeta {
+    sfc?: CheckResultMeta;
+  }
+}
+
+const MAX_EVIDENCE = 4;
+const MAX_BODY_IN_REPORT = 16 * 1024;
+
+/** Turns an area's checks into vitest tests, in order, sharing state; one suite file calls this once. */
+export function runArea<S>(spec: AreaSpec<S>): void {
+  const settings = inject('sfcSettings');
+  const catalog = requirementsById();
+  const http = new TargetClient({ timeoutMs: settings.timeoutMs });
+  const schemas = schemaRegistry();
+  const names = new RunNames(settings.runId, `${spec.interface}/${spec.name}`);
+  const state: Partial<S> = {};
+  const teardowns: (() => Promise<void>)[] = [];
+  const secrets = Object.values(settings.data).filter((v) => v.length >= 6);
+
+  describe(`${spec.interface} ${spec.name}`, () => {
+    afterAll(async () => {
+      for (const fn of teardowns.reverse()) {
+        try {
+          await fn();
+        } catch {
+          // Teardown is best effort: what the API cannot remove carries the run prefix.
+        }
+      }
+      await http.close();
+    });
+
+    for (const check of spec.checks) {
+      const requirement = catalog.get(check.id);
+      it(`${check.id} ${check.title}`, async ({ task, skip }) => {
+        if (!requirement)
+          throw new Error(`suite bug: check "${check.title}" names requirement ${check.id}, which the catalog does not have`);
+        const meta: CheckResultMeta = {
+          requirement: check.id,
+          level: requirement.level,
+          interface: spec.interface,
+          area: spec.name,
+          title: check.title,
+          source: requirement.source,
+          outcome: 'passed',
+          choices: {},
+          notes: [],
+          requests: 0,
+        };
+        task.meta.sfc = meta;
+        const missing = (check.needs ?? []).filter((k) => (state as Record<string, unknown>)[k] === undefined);
+        if (missing.length > 0) {
+          meta.outcome = 'skipped';
+          meta.reason = `prerequisite not available: ${missing.join(', ')} (an earlier check of this area failed or was skipped)`;
+          skip(meta.reason);
+          return;
+        }
+        const recorder: ContextRecorder = { choices: meta.choices, notes: meta.notes, teardowns };
+        const ctx = createContext({ settings, http, schemas, names, state }, recorder);
+        const first = http.exchanges.length;
+        try {
+          await check.run(ctx);
+          meta.evidence = evidence(http.exchanges.slice(first), secrets, undefined);
+        } catch (e) {
+          if (e instanceof CheckSkipped) {
+            meta.outcome = 'skipped';
+            meta.reason = e.message;
+            skip(e.message);
+            return;
+          }
+          if (e instanceof ConformanceFailure) {
+            meta.outcome = 'failed';
+            meta.reason = e.message;
+            const shown = e.exchanges.length > 0 ? e.exchanges : http.exchanges.slice(first).slice(-1);
+            meta.evidence = evidence(shown, secrets, e.details);
+            throw new Error(
+              `${check.id}: ${e.message}${meta.evidence.exchanges[0] ? `\n  replay: ${meta.evidence.exchanges[0].curl}` : ''}`,
+            );
+          }
+          meta.outcome = 'error';
+          meta.reason = `suite error (not the target's fault): ${(e as Error)?.stack ?? String(e)}`;
+          meta.evidence = evidence(http.exchanges.slice(first).slice(-1), secrets, undefined);
+          throw e;
+        } finally {
+          meta.requests = http.exchanges.length - first;
+        }
+      });
+    }
+  });
+}
+
+function evidence(exchanges: Exchange[], secrets: string[], details: unknown): EvidenceRecord {
+  return {
+    exchanges: exchanges.slice(-MAX_EVIDENCE).map((ex) => {
+      const safe = redact(ex, secrets);
+      if (safe.response && safe.response.body.length > MAX_BODY_IN_REPORT) {
+        safe.response = { ...safe.response, body: `${safe.response.body.slice(0, MAX_BODY_IN_REPORT)}…`, truncated: true };
+      }
+      return { ...safe, curl: toCurl(safe) };
+    }),
+    ...(details !== undefined ? { details } : {}),
+  };
+}

@@ -1,0 +1,20 @@
+import type { InterfaceId } from '../checks/model.js';
+
+/** Resolved settings of one run: flags over environment over `.env` (see config/load.ts). */
+export interface Settings {
+  baseUrl?: string;
+  networkApiRoot?: string;
+  shopApiRoot?: string;
+  vendor: string;
+  interfaces: InterfaceId[];
+  reportDir: string;
+  seed: number;
+  runs: number;
+  timeoutMs: number;
+  waivers?: string;
+  allowIncomplete: boolean;
+  /** Target data the checks need (`SFC_*` keys of `.env.example`, e.g. SFC_SHOP_COUPON). */
+  data: Record<string, string>;
+  /** Run-unique prefix of everything the run creates. */
+  runId: string;
+}

@@ -1,0 +1,93 @@
+/** One request and what came back: the evidence every failure carries. */
+export interface Exchange {
+  request: {
+    method: string;
+    url: string;
+    headers: Record<string, string>;
+    /** The body as sent (JSON text, url-encoded text, or a description of multipart fields). */
+    body?: string;
+    /** For multipart requests: the fields, so the curl line can repeat them. */
+    form?: Record<string, string>;
+  };
+  response?: {
+    status: number;
+    headers: Record<string, string>;
+    /** Body text, cut at the size cap (see `truncated`). */
+    body: string;
+    truncated?: boolean;
+  };
+  /** Network-level failure: refused, reset, timed out. No response then. */
+  error?: string;
+  durationMs: number;
+  startedAt: string;
+}
+
+const SECRET_HEADER = /^(authorization|token|cookie|.*_token|x-api-key)$/i;
+const SECRET_FIELD = /(password|confirm|token|secret|otp)/i;
+export const REDACTED = '«redacted»';
+
+/** A copy of the exchange with tokens, cookies and passwords replaced, safe to write to a report. */
+export function redact(ex: Exchange, secrets: string[] = []): Exchange {
+  const scrub = (text: string) => {
+    let out = text;
+    for (const s of secrets) if (s.length >= 4) out = out.split(s).join(REDACTED);
+    return out;
+  };
+  const headers = Object.fromEntries(
+    Object.entries(ex.request.headers).map(([k, v]) => [k, SECRET_HEADER.test(k) ? REDACTED : scrub(v)]),
+  );
+  let body = ex.request.body;
+  if (body !== undefined) body = scrub(redactBodyFields(body));
+  const form = ex.request.form
+    ? Object.fromEntries(Object.entries(ex.request.form).map(([k, v]) => [k, SECRET_FIELD.test(k) ? REDACTED : scrub(v)]))
+    : undefined;
+  const out: Exchange = { ...ex, request: { ...ex.request, headers, body, form } };
+  if (!form) delete out.request.form;
+  if (body === undefined) delete out.request.body;
+  if (ex.response) {
+    out.response = {
+      ...ex.response,
+      headers: Object.fromEntries(
+        Object.entries(ex.response.headers).map(([k, v]) => [k, /^set-cookie$/i.test(k) ? REDACTED : v]),
+      ),
+      body: scrub(ex.response.body),
+    };
+  }
+  return out;
+}
+
+function redactBodyFields(body: string): string {
+  try {
+    const parsed = JSON.parse(body) as unknown;
+    return JSON.stringify(scrubValue(parsed));
+  } catch {
+    return body.replace(/((?:password|confirm|token|otp)[^=&]*=)[^&]*/gi, `$1${REDACTED}`);
+  }
+}
+
+function scrubValue(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(scrubValue);
+  if (v && typeof v === 'object') {
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => [
+        k,
+        SECRET_FIELD.test(k) && typeof x !== 'object' ? REDACTED : scrubValue(x),
+      ]),
+    );
+  }
+  return v;
+}
+
+const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+
+/** A `curl` command that replays the request (pass it a redacted exchange for reports). */
+export function toCurl(ex: Exchange): string {
+  const parts = ['curl', '-sS', '-X', ex.request.method, shellQuote(ex.request.url)];
+  for (const [k, v] of Object.entries(ex.request.headers)) {
+    if (ex.request.form && k.toLowerCase() === 'content-type') continue; // curl sets the multipart boundary
+    parts.push('-H', shellQuote(`${k}: ${v}`));
+  }
+  if (ex.request.form) for (const [k, v] of Object.entries(ex.request.form)) parts.push('-F', shellQuote(`${k}=${v}`));
+  else if (ex.request.body !== undefined) parts.push('--data-raw', shellQuote(ex.request.body));
+  return parts.join(' ');
+}

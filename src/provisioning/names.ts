@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Unique names for everything a run creates. Each carries the run id, so a run's leftovers can
+ * be found, and a per-area tag, so files running in parallel never collide.
+ */
+export class RunNames {
+  private n = 0;
+  private readonly tag: string;
+
+  constructor(
+    readonly runId: string,
+    scope: string,
+  ) {
+    this.tag = createHash('sha256').update(scope).digest('hex').slice(0, 3);
+  }
+
+  private next(): string {
+    this.n += 1;
+    return `${this.tag}${this.n}`;
+  }
+
+  /** `sfc-<run>-<tag><n>@example.test` */
+  email(): string {
+    return `sfc-${this.runId}-${this.next()}@example.test`;
+  }
+
+  /** Letters and digits only: `sfc<run><tag><n>`. */
+  username(): string {
+    return `sfc${this.runId}${this.next()}`;
+  }
+
+  /** Letters, digits and a special character, at least 8 long. */
+  password(): string {
+    return `Pw-${this.runId}-${this.next()}!`;
+  }
+
+  /** A 10-digit phone number, unique within the run. */
+  phone(): string {
+    const digits = createHash('sha256').update(`${this.runId}${this.next()}`).digest().readUInt32BE(0) % 1_000_000_000;
+    return `9${String(digits).padStart(9, '0')}`;
+  }
+
+  /** A short label with the run prefix, e.g. for names and addresses. */
+  label(prefix = 'sfc'): string {
+    return `${prefix}-${this.runId}-${this.next()}`;
+  }
+}
+
+export function newRunId(): string {
+  return Math.random()
+    .toString(36)
+    .slice(2, 8)
+    .replace(/[^a-z0-9]/g, 'x')
+    .padEnd(6, 'x');
+}

@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+import { SPECS_DIR } from '../specs/paths.js';
+
+/** Base of every schema `$id`: `<BASE><path under specs/>`, e.g. `<BASE>rest-route/schemas/customer.schema.json`. */
+export const SCHEMA_BASE = 'https://storefront-conformance.dev/specs/';
+
+export interface SchemaIssue {
+  /** JSON pointer into the validated value, e.g. `/data/customer_id`. */
+  path: string;
+  message: string;
+}
+
+/**
+ * Every `specs/**\/*.schema.json`, compiled once into one ajv (draft 2020-12, strict mode,
+ * formats). Schemas are named by their path under `specs/`, with an optional `#/$defs/...`.
+ */
+export class SchemaRegistry {
+  private readonly ajv: Ajv2020;
+  private readonly compiled = new Map<string, ValidateFunction>();
+  readonly ids: string[] = [];
+
+  constructor(specsDir = SPECS_DIR) {
+    this.ajv = new Ajv2020({ strict: true, allErrors: true, allowUnionTypes: true });
+    (addFormats as unknown as (a: Ajv2020) => void)(this.ajv);
+    for (const file of listSchemaFiles(specsDir)) {
+      const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string };
+      const name = relative(specsDir, file).split(sep).join('/');
+      const expected = SCHEMA_BASE + name;
+      if (schema.$id !== expected) throw new Error(`${name}: $id must be "${expected}", found "${schema.$id}"`);
+      this.ajv.addSchema(schema);
+      this.ids.push(name);
+    }
+  }
+
+  private validator(ref: string): ValidateFunction {
+    let fn = this.compiled.get(ref);
+    if (!fn) {
+      const full = SCHEMA_BASE + ref;
+      fn = this.ajv.getSchema(full);
+      if (!fn)
+        throw new Error(`unknown schema "${ref}" (expected a path under specs/, e.g. rest-route/schemas/customer.schema.json)`);
+      this.compiled.set(ref, fn);
+    }
+    return fn;
+  }
+
+  /** Compiles every schema now (strict mode errors surface here). */
+  compileAll(): void {
+    for (const id of this.ids) this.validator(id);
+  }
+
+  /** The problems of `value` against schema `ref`; empty when it conforms. */
+  check(ref: string, value: unknown): SchemaIssue[] {
+    const fn = this.validator(ref);
+    if (fn(value)) return [];
+    return (fn.errors ?? []).map(describe);
+  }
+}
+
+function describe(e: ErrorObject): SchemaIssue {
+  const path = e.instancePath || '/';
+  let message = e.message ?? 'is invalid';
+  if (e.keyword === 'required') message = `misses required field "${(e.params as { missingProperty: string }).missingProperty}"`;
+  else if (e.keyword === 'additionalProperties')
+    message = `has field "${(e.params as { additionalProperty: string }).additionalProperty}" that the document does not name`;
+  else if (e.keyword === 'enum')
+    message = `must be one of ${JSON.stringify((e.params as { allowedValues: unknown[] }).allowedValues)}`;
+  return { path, message };
+}
+
+function listSchemaFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const full = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...listSchemaFiles(full));
+    else if (entry.name.endsWith('.schema.json')) out.push(full);
+  }
+  return out.sort();
+}
+
+let shared: SchemaRegistry | undefined;
+/** One registry per process: compiling the specs once is the point. */
+export function schemaRegistry(): SchemaRegistry {
+  shared ??= new SchemaRegistry();
+  return shared;
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The project's own tests (engine, specs, reporters, reference implementation). The conformance
+// suites in suites/ are not run from here: `storefront-conformance run` starts them against a target.
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts', 'reference-impl/test/**/*.test.ts'],
+    pool: 'forks',
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+    sequence: { concurrent: false },
+  },
+});
