@@ -1,4 +1,4 @@
-import type { InterfaceId, Level, Source } from '../checks/model.js';
+import type { InterfaceId, Level, Requirement, Source } from '../checks/model.js';
 import type { Exchange } from '../http/exchange.js';
 
 /** The result model: what the engine produces and reporters read. Nothing here runs anything. */
@@ -30,4 +30,64 @@ export interface CheckResultMeta {
 
 export interface CheckResult extends CheckResultMeta {
   durationMs: number;
+}
+
+export interface RequirementResult extends Requirement {
+  status: RequirementStatus;
+  /** Why it is skipped or untested. */
+  reason?: string;
+  checks: CheckResult[];
+  waiver?: { reason: string; expires: string };
+}
+
+export interface InterfaceSummary {
+  interface: InterfaceId;
+  verdict: Verdict;
+  /** Requirements by status; and by level for the failed ones. */
+  counts: Record<RequirementStatus, number>;
+  failedByLevel: Record<Level, number>;
+  checks: { passed: number; failed: number; skipped: number; errors: number };
+  /** Testable MUSTs that were not exercised (skipped or untested): why the verdict is incomplete. */
+  unexercisedMust: string[];
+  /** Failed SHOULDs: conformant with warnings. */
+  warnings: string[];
+}
+
+export interface AmbiguityOutcome {
+  id: string;
+  interface: InterfaceId;
+  subject: string;
+  alternatives: { id: string; description: string }[];
+  /** The alternative the target chose, or null when no check probed it. */
+  chosen: string | null;
+}
+
+export interface NotShownItem {
+  id: string;
+  interface: InterfaceId;
+  subject: string;
+  reason: string;
+  source: Source;
+}
+
+/** One run, as every reporter reads it. */
+export interface RunResult {
+  tool: { name: string; version: string };
+  specVersion: string;
+  /** sha256 of every file under specs/, in path order. */
+  specDigest: string;
+  runId: string;
+  seed: number;
+  startedAt: string;
+  durationMs: number;
+  targets: { baseUrl?: string; networkApiRoot?: string; shopApiRoot?: string; vendor: string };
+  settings: { interfaces: InterfaceId[]; runs: number; timeoutMs: number; allowIncomplete: boolean; waivers?: string };
+  verdict: Verdict;
+  exitCode: number;
+  interfaces: InterfaceSummary[];
+  requirements: RequirementResult[];
+  ambiguities: AmbiguityOutcome[];
+  notShown: NotShownItem[];
+  suiteErrors: { file: string; message: string }[];
+  requests: number;
 }

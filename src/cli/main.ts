@@ -1,0 +1,132 @@
+import { parseArgs } from 'node:util';
+import { writeReports } from '../../reporters/index.js';
+import { readDotenv, resolveSettings, UsageError } from '../config/load.js';
+import { DATA_KEYS, OPTIONS } from '../config/options.js';
+import type { Settings } from '../config/settings.js';
+import { executeRun, TargetUnreachable } from '../run/orchestrate.js';
+import type { RunResult } from '../run/results.js';
+import { loadWaivers } from '../run/waivers.js';
+import { commandHelp, MAIN_HELP, REFERENCE_HELP } from './help.js';
+import { Terminal } from './terminal.js';
+
+/** The `storefront-conformance` command. Returns the exit code; never throws for a user's mistake. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const term = new Terminal();
+  try {
+    switch (command) {
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        process.stdout.write(MAIN_HELP);
+        return command === undefined ? 2 : 0;
+      case 'run':
+      case 'self-test':
+        return await runCommand(command, rest, term);
+      case 'reference':
+        return await referenceCommand(rest);
+      case 'report':
+      case 'pact':
+        if (rest.includes('--help') || rest.includes('-h')) {
+          process.stdout.write(`storefront-conformance ${command}: not yet available in this version.\n`);
+          return 0;
+        }
+        term.error(`${command} is not yet available in this version (see the README for what is)`);
+        return 2;
+      default:
+        term.error(`unknown command "${command}"; run storefront-conformance --help for the commands`);
+        return 2;
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      term.error(e.message);
+      return 2;
+    }
+    if (e instanceof TargetUnreachable) {
+      term.error(e.message);
+      return 3;
+    }
+    term.error(`internal error of storefront-conformance (please report it): ${(e as Error)?.stack ?? String(e)}`);
+    return 3;
+  }
+}
+
+function parseFlags(command: 'run' | 'self-test', args: string[]) {
+  const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
+  for (const o of OPTIONS.filter((x) => x.commands.includes(command)))
+    options[o.flag] = { type: o.kind === 'bool' ? 'boolean' : 'string' };
+  // `--runs -1` would read as two flags; join a negative number to its flag so validation can name it.
+  const joined: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i] as string;
+    const next = args[i + 1];
+    if (a.startsWith('--') && !a.includes('=') && next !== undefined && /^-\d/.test(next)) {
+      joined.push(`${a}=${next}`);
+      i++;
+    } else joined.push(a);
+  }
+  try {
+    return parseArgs({ args: joined, options, strict: true, allowPositionals: false }).values as Record<
+      string,
+      string | boolean | undefined
+    >;
+  } catch (e) {
+    throw new UsageError(`${(e as Error).message.split('\n')[0]} (see storefront-conformance ${command} --help)`);
+  }
+}
+
+async function runCommand(command: 'run' | 'self-test', args: string[], term: Terminal): Promise<number> {
+  const flags = parseFlags(command, args);
+  if (flags.help) {
+    process.stdout.write(commandHelp(command));
+    return 0;
+  }
+  const settings = resolveSettings({ flags, env: process.env, dotenv: readDotenv() }, command);
+  const waivers = settings.waivers ? loadWaivers(settings.waivers) : [];
+  let stopReference: (() => Promise<void>) | undefined;
+  if (command === 'self-test') {
+    const { startReference } = await import('../run/reference.js');
+    const ref = await startReference(settings.vendor);
+    stopReference = ref.close;
+    settings.baseUrl = ref.baseUrl;
+    settings.networkApiRoot = ref.networkApiRoot;
+    settings.shopApiRoot = ref.shopApiRoot;
+    settings.data = Object.fromEntries(DATA_KEYS.map((d) => [d.key, d.reference]));
+    term.info(`reference implementation on ${ref.origin} (fresh database)`);
+  }
+  try {
+    describeRun(settings, term);
+    const result = await executeRun(settings, {
+      waivers,
+      onProgress: (p) => term.progress(p),
+    });
+    const files = writeReports(result, settings.reportDir);
+    term.summary(result);
+    term.info(`reports: ${files.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}`);
+    if (command === 'self-test' && result.verdict !== 'conformant')
+      term.error(`self-test expected a conformant verdict, got ${result.verdict}`);
+    return command === 'self-test' && result.verdict !== 'conformant' ? 1 : exitFor(result);
+  } finally {
+    await stopReference?.();
+  }
+}
+
+function exitFor(result: RunResult): number {
+  return result.exitCode;
+}
+
+function describeRun(s: Settings, term: Terminal): void {
+  term.info(
+    `run ${s.runId}, seed ${s.seed} (replay with --seed ${s.seed}), ${s.runs} runs per property, interfaces: ${s.interfaces.join(', ')}`,
+  );
+}
+
+async function referenceCommand(args: string[]): Promise<number> {
+  if (args.includes('--help') || args.includes('-h')) {
+    process.stdout.write(REFERENCE_HELP);
+    return 0;
+  }
+  const { main: referenceMain } = await import('../../reference-impl/src/main.js');
+  return referenceMain(args);
+}

@@ -1,0 +1,126 @@
+/** Every setting of `run` and `self-test`: one table drives parsing, validation and `--help`. */
+export interface OptionDef {
+  flag: string;
+  env?: string;
+  key: string;
+  kind: 'url' | 'string' | 'int' | 'list' | 'bool' | 'path';
+  default?: string;
+  help: string;
+  /** Commands that take it. */
+  commands: ('run' | 'self-test')[];
+}
+
+const both: OptionDef['commands'] = ['run', 'self-test'];
+
+export const OPTIONS: OptionDef[] = [
+  {
+    flag: 'base-url',
+    env: 'SFC_BASE_URL',
+    key: 'baseUrl',
+    kind: 'url',
+    help: 'base of documents 1 and 3 (index.php?route=...)',
+    commands: ['run'],
+  },
+  {
+    flag: 'network-api-root',
+    env: 'SFC_NETWORK_API_ROOT',
+    key: 'networkApiRoot',
+    kind: 'url',
+    help: '{api_root} of document 2, variant A (network plan)',
+    commands: ['run'],
+  },
+  {
+    flag: 'shop-api-root',
+    env: 'SFC_SHOP_API_ROOT',
+    key: 'shopApiRoot',
+    kind: 'url',
+    help: '{api_root} of document 2, variant B (shop)',
+    commands: ['run'],
+  },
+  {
+    flag: 'vendor',
+    env: 'SFC_VENDOR',
+    key: 'vendor',
+    kind: 'string',
+    default: 'svc',
+    help: 'vendor segment: header <vendor>_token, route <vendor>_graphql/...',
+    commands: both,
+  },
+  {
+    flag: 'interfaces',
+    env: 'SFC_INTERFACES',
+    key: 'interfaces',
+    kind: 'list',
+    help: 'comma list of rest-route, rest-v1-network, rest-v1-shop, graphql (default: every interface whose URL is set)',
+    commands: both,
+  },
+  {
+    flag: 'report-dir',
+    env: 'SFC_REPORT_DIR',
+    key: 'reportDir',
+    kind: 'path',
+    default: './reports',
+    help: 'where the reports are written',
+    commands: both,
+  },
+  {
+    flag: 'seed',
+    env: 'SFC_SEED',
+    key: 'seed',
+    kind: 'int',
+    help: 'seed of every property; the same seed replays the same run (default: random, printed)',
+    commands: both,
+  },
+  {
+    flag: 'runs',
+    env: 'SFC_RUNS',
+    key: 'runs',
+    kind: 'int',
+    default: '20',
+    help: 'runs per property (a certification run uses 1000)',
+    commands: both,
+  },
+  {
+    flag: 'timeout',
+    env: 'SFC_TIMEOUT_MS',
+    key: 'timeoutMs',
+    kind: 'int',
+    default: '10000',
+    help: 'per-request timeout in milliseconds',
+    commands: both,
+  },
+  {
+    flag: 'waivers',
+    env: 'SFC_WAIVERS',
+    key: 'waivers',
+    kind: 'path',
+    help: 'known-failure file: requirement ids with a reason and an expiry date',
+    commands: both,
+  },
+  {
+    flag: 'allow-incomplete',
+    env: 'SFC_ALLOW_INCOMPLETE',
+    key: 'allowIncomplete',
+    kind: 'bool',
+    help: 'exit 0 when the verdict is incomplete (a MUST could not be exercised)',
+    commands: both,
+  },
+];
+
+/** Target data keys (`.env.example`): passed to the checks, never printed in reports. */
+export const DATA_KEYS: { key: string; help: string; reference: string }[] = [
+  {
+    key: 'SFC_NET_USERNAME',
+    help: 'document 2 A: account with payouts, commissions, bank details and a balance',
+    reference: 'netroot',
+  },
+  { key: 'SFC_NET_PASSWORD', help: 'document 2 A: its password', reference: 'Root-pass-2024' },
+  { key: 'SFC_SHOP_COUPON', help: 'document 2 B: a valid coupon code', reference: 'SAVE10' },
+  { key: 'SFC_SHOP_CATEGORY', help: 'document 2 B: a category slug holding products', reference: 'clothing' },
+  { key: 'SFC_SHOP_PAYMENT_METHOD', help: 'document 2 B: a payment method id for order/create', reference: 'cod' },
+  { key: 'SFC_GQL_PRODUCT_ID', help: 'document 3: a product addable to the cart without options', reference: '40' },
+  { key: 'SFC_GQL_COUPON', help: 'document 3: a valid coupon code', reference: '2222' },
+];
+
+/** Keys whose values are secrets: redacted wherever they could appear. */
+export const SECRET_DATA_KEYS = new Set(['SFC_NET_PASSWORD']);

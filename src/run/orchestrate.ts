@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { startVitest } from 'vitest/node';
+import { INTERFACES, type InterfaceId } from '../checks/model.js';
+import type { Settings } from '../config/settings.js';
+import { TargetClient } from '../http/client.js';
+import { loadRequirementFiles } from '../specs/catalog.js';
+import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
+import { type ProgressEvent, ResultCollector } from './collector.js';
+import type { AmbiguityOutcome, NotShownItem, RequirementResult, RunResult } from './results.js';
+import { exitCodeFor, overallVerdict, requirementStatus, summarize } from './verdict.js';
+import { applyWaivers, type Waiver } from './waivers.js';
+
+/** No request reached the target at all: exit 3, naming the URL. */
+export class TargetUnreachable extends Error {
+  override name = 'TargetUnreachable';
+}
+
+/** The URL each interface is reached at (its first request goes there). */
+export function targetUrlOf(settings: Settings, iface: InterfaceId): string {
+  switch (iface) {
+    case 'rest-route':
+      return `${settings.baseUrl}/index.php?route=shoprestapi/account/login`;
+    case 'graphql':
+      return `${settings.baseUrl}/index.php?route=${settings.vendor}_graphql/${settings.vendor}_graphql`;
+    case 'rest-v1-network':
+      return `${settings.networkApiRoot}/`;
+    case 'rest-v1-shop':
+      return `${settings.shopApiRoot}/products?page=1`;
+  }
+}
+
+/**
+ * One request per selected interface, all at once, bounded by the request timeout: a target that
+ * refuses connections or never answers ends the run here, not after every check has timed out.
+ * Any HTTP answer, even a 404 or a 500, counts as reachable: the checks judge it.
+ */
+export async function preflight(settings: Settings): Promise<void> {
+  const client = new TargetClient({ timeoutMs: settings.timeoutMs, maxBodyBytes: 64 * 1024 });
+  try {
+    const results = await Promise.all(
+      settings.interfaces.map(async (iface) => {
+        const url = targetUrlOf(settings, iface);
+        const ex = await client.send({ method: 'GET', url });
+        return { iface, url, error: ex.error };
+      }),
+    );
+    const down = results.filter((r) => r.error);
+    if (down.length === settings.interfaces.length && down[0]) {
+      throw new TargetUnreachable(`target not reachable: ${down[0].url}: ${down[0].error}`);
+    }
+    for (const d of down) {
+      throw new TargetUnreachable(
+        `target not reachable for ${d.iface}: ${d.url}: ${d.error} (drop it with --interfaces, or fix its URL)`,
+      );
+    }
+  } finally {
+    await client.close();
+  }
+}
+
+export interface RunOptions {
+  onProgress?: (e: ProgressEvent) => void;
+  waivers?: Waiver[];
+  now?: Date;
+}
+
+/** Runs the selected interfaces' suite files through vitest's Node API and folds the results. */
+export async function executeRun(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
+  const started = new Date();
+  await preflight(settings);
+  const collector = new ResultCollector(options.onProgress);
+  const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
+  const previousExitCode = process.exitCode;
+  const vitest = await startVitest(
+    'test',
+    [],
+    {
+      root: REPO_ROOT,
+      config: false,
+      watch: false,
+      include: settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
+      reporters: [collector],
+      provide: { sfcSettings: settings },
+      pool: 'threads',
+      maxWorkers: Math.min(4, settings.interfaces.length * 2),
+      testTimeout: checkTimeout,
+      hookTimeout: checkTimeout,
+      passWithNoTests: true,
+      sequence: { shuffle: false, concurrent: false },
+    },
+    { logLevel: 'error', cacheDir: join(REPO_ROOT, 'node_modules', '.vite-sfc') },
+  );
+  await vitest.close();
+  process.exitCode = previousExitCode; // the verdict, not vitest, decides the exit code
+
+  const files = loadRequirementFiles().filter((f) => settings.interfaces.includes(f.interface));
+  const choices: Record<string, string> = {};
+  for (const c of collector.checks) Object.assign(choices, c.choices);
+  const requirements: RequirementResult[] = [];
+  for (const file of files) {
+    for (const req of file.requirements) {
+      const checks = collector.checks.filter((c) => c.requirement === req.id);
+      const { status, reason } = requirementStatus(req, checks);
+      requirements.push({ ...req, status, ...(reason ? { reason } : {}), checks });
+    }
+  }
+  applyWaivers(requirements, options.waivers ?? [], options.now ?? new Date());
+  const interfaces = settings.interfaces
+    .slice()
+    .sort((a, b) => INTERFACES.indexOf(a) - INTERFACES.indexOf(b))
+    .map((iface) =>
+      summarize(
+        iface,
+        requirements.filter((r) => r.interface === iface),
+        collector.suiteErrors.filter((e) => e.file.includes(`/suites/${iface}/`)).length,
+      ),
+    );
+  const ambiguities: AmbiguityOutcome[] = files.flatMap((f) =>
+    f.ambiguities.map((a) => ({
+      id: a.id,
+      interface: a.interface,
+      subject: a.subject,
+      alternatives: a.alternatives,
+      chosen: choices[a.id] ?? null,
+    })),
+  );
+  const notShown: NotShownItem[] = files.flatMap((f) =>
+    f.notShown.map((n) => ({ id: n.id, interface: n.interface, subject: n.subject, reason: n.reason, source: n.source })),
+  );
+  const verdict = overallVerdict(interfaces);
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  return {
+    tool: { name: pkg.name, version: pkg.version },
+    specVersion: pkg.version,
+    specDigest: specDigest(),
+    runId: settings.runId,
+    seed: settings.seed,
+    startedAt: started.toISOString(),
+    durationMs: Date.now() - started.getTime(),
+    targets: {
+      ...(settings.baseUrl ? { baseUrl: settings.baseUrl } : {}),
+      ...(settings.networkApiRoot ? { networkApiRoot: settings.networkApiRoot } : {}),
+      ...(settings.shopApiRoot ? { shopApiRoot: settings.shopApiRoot } : {}),
+      vendor: settings.vendor,
+    },
+    settings: {
+      interfaces: settings.interfaces,
+      runs: settings.runs,
+      timeoutMs: settings.timeoutMs,
+      allowIncomplete: settings.allowIncomplete,
+      ...(settings.waivers ? { waivers: settings.waivers } : {}),
+    },
+    verdict,
+    exitCode: exitCodeFor(verdict, settings.allowIncomplete),
+    interfaces,
+    requirements,
+    ambiguities,
+    notShown,
+    suiteErrors: collector.suiteErrors.map((e) => ({ ...e, file: relative(REPO_ROOT, e.file) || e.file })),
+    requests: collector.checks.reduce((n, c) => n + c.requests, 0),
+  };
+}
+
+/** sha256 over every file of specs/ (path and content), so a report names the exact contract it used. */
+export function specDigest(dir = SPECS_DIR): string {
+  const hash = createHash('sha256');
+  const walk = (d: string) => {
+    for (const e of readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = join(d, e.name);
+      if (e.isDirectory()) walk(full);
+      else {
+        hash.update(relative(dir, full));
+        hash.update(readFileSync(full));
+      }
+    }
+  };
+  walk(dir);
+  return `sha256:${hash.digest('hex')}`;
+}
