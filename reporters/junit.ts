@@ -2,7 +2,13 @@ import type { RunResult } from '../src/run/results.js';
 
 const esc = (s: string) =>
   s
-    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F]/g, '')
+    // XML 1.0 cannot carry most control characters, even escaped; a target's body may hold them.
+    .split('')
+    .filter((ch) => {
+      const c = ch.charCodeAt(0);
+      return c >= 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+    })
+    .join('')
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
     .replace(/>/g, '&gt;')

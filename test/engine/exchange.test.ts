@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { type Exchange, REDACTED, redact, toCurl } from '../../src/http/exchange.js';
+
+const exchange = (over: Partial<Exchange['request']> = {}): Exchange => ({
+  request: { method: 'POST', url: 'http://t/x', headers: { 'content-type': 'application/json', svc_token: 'eyJ.abc.def' }, ...over },
+  response: { status: 200, headers: { 'set-cookie': 'sid=1' }, body: '{"svc_token":"eyJ.abc.def"}' },
+  durationMs: 3,
+  startedAt: '2026-01-01T00:00:00.000Z',
+});
+
+describe('redaction', () => {
+  it('hides token headers, cookies and password fields', () => {
+    const safe = redact(exchange({ body: JSON.stringify({ username: 'u1', password: 'p@ss', nested: { confirm: 'p@ss' } }) }));
+    expect(safe.request.headers.svc_token).toBe(REDACTED);
+    expect(safe.request.body).not.toContain('p@ss');
+    expect(JSON.parse(safe.request.body ?? '{}').username).toBe('u1');
+    expect(safe.response?.headers['set-cookie']).toBe(REDACTED);
+  });
+  it('hides known secrets wherever they appear, responses included', () => {
+    const safe = redact(exchange(), ['eyJ.abc.def']);
+    expect(JSON.stringify(safe)).not.toContain('eyJ.abc.def');
+  });
+  it('hides password fields of form bodies', () => {
+    const safe = redact(exchange({ form: { username: 'u1', password: 'hunter22' }, body: 'username=u1&password=hunter22' }));
+    expect(safe.request.form?.password).toBe(REDACTED);
+    expect(safe.request.body).not.toContain('hunter22');
+  });
+  it('leaves the original exchange untouched', () => {
+    const ex = exchange();
+    redact(ex, ['eyJ.abc.def']);
+    expect(ex.request.headers.svc_token).toBe('eyJ.abc.def');
+  });
+});
+
+describe('curl lines', () => {
+  it('replays a JSON request', () => {
+    expect(toCurl(exchange({ body: '{"a":"it\'s"}' }))).toBe(
+      `curl -sS -X POST 'http://t/x' -H 'content-type: application/json' -H 'svc_token: eyJ.abc.def' --data-raw '{"a":"it'\\''s"}'`,
+    );
+  });
+  it('replays a multipart request with -F and no fixed boundary', () => {
+    const line = toCurl(exchange({ headers: { 'content-type': 'multipart/form-data' }, form: { a: '1', 'b[c]': '2' } }));
+    expect(line).toBe(`curl -sS -X POST 'http://t/x' -F 'a=1' -F 'b[c]=2'`);
+  });
+});

@@ -1,0 +1,64 @@
+import { describe, expect, it } from 'vitest';
+import { resolveSettings, UsageError } from '../../src/config/load.js';
+
+const base = { flags: {}, env: {}, dotenv: {} };
+
+describe('settings: flag over environment over .env', () => {
+  it('takes the flag when all three are set', () => {
+    const s = resolveSettings(
+      { flags: { 'base-url': 'http://flag:1' }, env: { SFC_BASE_URL: 'http://env:1' }, dotenv: { SFC_BASE_URL: 'http://dotenv:1' } },
+      'run',
+    );
+    expect(s.baseUrl).toBe('http://flag:1');
+  });
+  it('takes the environment over .env', () => {
+    const s = resolveSettings({ flags: {}, env: { SFC_BASE_URL: 'http://env:1' }, dotenv: { SFC_BASE_URL: 'http://dotenv:1' } }, 'run');
+    expect(s.baseUrl).toBe('http://env:1');
+  });
+  it('falls back to .env, then to the defaults', () => {
+    const s = resolveSettings({ flags: {}, env: {}, dotenv: { SFC_SHOP_API_ROOT: 'http://dotenv:1/wp-json/svc/v1/' } }, 'run');
+    expect(s.shopApiRoot).toBe('http://dotenv:1/wp-json/svc/v1');
+    expect(s.interfaces).toEqual(['rest-v1-shop']);
+    expect(s.vendor).toBe('svc');
+    expect(s.runs).toBe(20);
+    expect(s.timeoutMs).toBe(10_000);
+  });
+  it('selects every interface whose URL is set', () => {
+    const s = resolveSettings({ ...base, flags: { 'base-url': 'http://a:1', 'network-api-root': 'http://a:1/n' } }, 'run');
+    expect(s.interfaces).toEqual(['rest-route', 'rest-v1-network', 'graphql']);
+  });
+  it('keeps target data from the environment and .env', () => {
+    const s = resolveSettings({ flags: { 'base-url': 'http://a:1' }, env: { SFC_GQL_COUPON: 'X1' }, dotenv: { SFC_SHOP_COUPON: 'Y2' } }, 'run');
+    expect(s.data).toMatchObject({ SFC_GQL_COUPON: 'X1', SFC_SHOP_COUPON: 'Y2' });
+  });
+  it('gives the same seed when asked, a random one otherwise', () => {
+    expect(resolveSettings({ ...base, flags: { 'base-url': 'http://a:1', seed: '42' } }, 'run').seed).toBe(42);
+    expect(typeof resolveSettings({ ...base, flags: { 'base-url': 'http://a:1' } }, 'run').seed).toBe('number');
+  });
+});
+
+describe('settings: validation before anything is sent', () => {
+  const bad: [string, Record<string, string>, RegExp][] = [
+    ['a malformed URL', { 'base-url': 'not-a-url' }, /--base-url is not a URL/],
+    ['a non-http URL', { 'base-url': 'ftp://x' }, /http or https/],
+    ['an unknown interface', { 'base-url': 'http://a:1', interfaces: 'rest-route,soap' }, /unknown interface "soap"/],
+    ['a negative --runs', { 'base-url': 'http://a:1', runs: '-1' }, /--runs must be a whole number/],
+    ['zero --runs', { 'base-url': 'http://a:1', runs: '0' }, /--runs must be at least 1/],
+    ['a text --timeout', { 'base-url': 'http://a:1', timeout: 'soon' }, /--timeout must be a whole number/],
+    ['a bad vendor', { 'base-url': 'http://a:1', vendor: 'Bad Vendor' }, /vendor must be lower-case/],
+    ['an interface without its URL', { 'base-url': 'http://a:1', interfaces: 'rest-v1-shop' }, /needs --shop-api-root/],
+  ];
+  for (const [what, flags, message] of bad) {
+    it(`refuses ${what} with one line saying what to fix`, () => {
+      const run = () => resolveSettings({ ...base, flags }, 'run');
+      expect(run).toThrow(UsageError);
+      expect(run).toThrow(message);
+    });
+  }
+  it('refuses a run with no target', () => {
+    expect(() => resolveSettings(base, 'run')).toThrow(/no target/);
+  });
+  it('names the environment variable when the value came from there', () => {
+    expect(() => resolveSettings({ ...base, env: { SFC_BASE_URL: 'nope' } }, 'run')).toThrow(/SFC_BASE_URL is not a URL/);
+  });
+});
