@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult } from '../src/run/results.js';
+import { renderBadge } from './badge.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
 import { renderJunit } from './junit.js';
@@ -14,6 +15,7 @@ export function writeReports(result: RunResult, dir: string): string[] {
     ['conformance-report.md', renderMarkdown(result)],
     ['conformance-report.html', renderHtml(result)],
     ['junit.xml', renderJunit(result)],
+    ...result.interfaces.map((s): [string, string] => [`badge-${s.interface}.svg`, renderBadge(s)]),
   ];
   return files.map(([name, text]) => {
     const path = join(dir, name);

@@ -3,6 +3,7 @@ import { writeReports } from '../../reporters/index.js';
 import { readDotenv, resolveSettings, UsageError } from '../config/load.js';
 import { DATA_KEYS, OPTIONS } from '../config/options.js';
 import type { Settings } from '../config/settings.js';
+import { baselineExitCode, diffAgainstBaseline, loadBaseline } from '../run/baseline.js';
 import { executeRun, TargetUnreachable } from '../run/orchestrate.js';
 import type { RunResult } from '../run/results.js';
 import { loadWaivers } from '../run/waivers.js';
@@ -84,6 +85,7 @@ async function runCommand(command: 'run' | 'self-test', args: string[], term: Te
   }
   const settings = resolveSettings({ flags, env: process.env, dotenv: readDotenv() }, command);
   const waivers = settings.waivers ? loadWaivers(settings.waivers) : [];
+  const baseline = settings.baseline ? loadBaseline(settings.baseline) : undefined;
   let stopReference: (() => Promise<void>) | undefined;
   if (command === 'self-test') {
     const { startReference } = await import('../run/reference.js');
@@ -106,6 +108,11 @@ async function runCommand(command: 'run' | 'self-test', args: string[], term: Te
     term.info(`reports: ${files.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}`);
     if (command === 'self-test' && result.verdict !== 'conformant')
       term.error(`self-test expected a conformant verdict, got ${result.verdict}`);
+    if (baseline) {
+      const diff = diffAgainstBaseline(result, baseline);
+      term.baseline(diff);
+      return baselineExitCode(diff, settings.allowIncomplete);
+    }
     return command === 'self-test' && result.verdict !== 'conformant' ? 1 : exitFor(result);
   } finally {
     await stopReference?.();

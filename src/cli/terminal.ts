@@ -1,3 +1,4 @@
+import type { BaselineDiff } from '../run/baseline.js';
 import type { ProgressEvent } from '../run/collector.js';
 import type { RunResult } from '../run/results.js';
 
@@ -53,5 +54,14 @@ export class Terminal {
     if (failed.length > 15) this.info(`... and ${failed.length - 15} more failed requirements (see the report)`);
     const verdict = r.verdict === 'conformant' ? this.paint(32, r.verdict) : this.paint(31, r.verdict);
     this.info(`verdict: ${verdict} in ${(r.durationMs / 1000).toFixed(1)} s, ${r.requests} requests`);
+  }
+
+  baseline(d: BaselineDiff): void {
+    this.info(
+      `against the baseline: ${d.newlyFailing.length} newly failing MUST, ${d.newlyUnexercised.length} newly not exercised, ${d.fixed.length} fixed, ${d.stillFailing.length} still failing (known)`,
+    );
+    if (d.newlyFailing.length) this.info(`  newly failing: ${d.newlyFailing.join(', ')}`);
+    if (d.newlyUnexercised.length) this.info(`  newly not exercised: ${d.newlyUnexercised.join(', ')}`);
+    if (d.fixed.length) this.info(`  fixed: ${d.fixed.join(', ')}`);
   }
 }

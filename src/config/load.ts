@@ -119,6 +119,7 @@ export function resolveSettings(input: RawInputs, command: 'run' | 'self-test'):
     runs: (out.runs as number | undefined) ?? 20,
     timeoutMs: (out.timeoutMs as number | undefined) ?? 10_000,
     waivers: out.waivers as string | undefined,
+    baseline: out.baseline as string | undefined,
     allowIncomplete: Boolean(out.allowIncomplete),
     data,
     runId: newRunId(),

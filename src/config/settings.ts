@@ -12,6 +12,8 @@ export interface Settings {
   runs: number;
   timeoutMs: number;
   waivers?: string;
+  /** A previous conformance-report.json: only new failures fail the gate. */
+  baseline?: string;
   allowIncomplete: boolean;
   /** Target data the checks need (`SFC_*` keys of `.env.example`, e.g. SFC_SHOP_COUPON). */
   data: Record<string, string>;
