@@ -6,6 +6,7 @@ import { RunNames } from '../provisioning/names.js';
 import type { CheckResultMeta, EvidenceRecord } from '../run/results.js';
 import { schemaRegistry } from '../schemas/registry.js';
 import { requirementsById } from '../specs/catalog.js';
+import { attachEvidence, categorize, labelCheck } from './allure.js';
 import { type ContextRecorder, createContext } from './context.js';
 import { type AreaSpec, CheckSkipped, ConformanceFailure } from './model.js';
 
@@ -62,6 +63,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
           requests: 0,
         };
         task.meta.sfc = meta;
+        await labelCheck(meta, requirement);
         const missing = (check.needs ?? []).filter((k) => (state as Record<string, unknown>)[k] === undefined);
         if (missing.length > 0) {
           meta.outcome = 'skipped';
@@ -75,6 +77,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
         try {
           await check.run(ctx);
           meta.evidence = evidence(http.exchanges.slice(first), secrets, undefined);
+          await attachEvidence(meta);
         } catch (e) {
           if (e instanceof CheckSkipped) {
             meta.outcome = 'skipped';
@@ -87,8 +90,10 @@ export function runArea<S>(spec: AreaSpec<S>): void {
             meta.reason = e.message;
             const shown = e.exchanges.length > 0 ? e.exchanges : http.exchanges.slice(first).slice(-1);
             meta.evidence = evidence(shown, secrets, e.details);
+            meta.category = categorize(requirement, shown[shown.length - 1]?.response?.status, Array.isArray(e.details));
+            await attachEvidence(meta);
             throw new Error(
-              `${check.id}: ${e.message}${meta.evidence.exchanges[0] ? `\n  replay: ${meta.evidence.exchanges[0].curl}` : ''}`,
+              `${meta.category}: ${check.id}: ${e.message}${meta.evidence.exchanges[0] ? `\n  replay: ${meta.evidence.exchanges[0].curl}` : ''}`,
             );
           }
           meta.outcome = 'error';

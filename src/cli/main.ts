@@ -8,6 +8,7 @@ import { executeRun, TargetUnreachable } from '../run/orchestrate.js';
 import type { RunResult } from '../run/results.js';
 import { loadWaivers } from '../run/waivers.js';
 import { commandHelp, MAIN_HELP, REFERENCE_HELP } from './help.js';
+import { reportCommand } from './report.js';
 import { Terminal } from './terminal.js';
 
 /** The `storefront-conformance` command. Returns the exit code; never throws for a user's mistake. */
@@ -28,6 +29,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'reference':
         return await referenceCommand(rest);
       case 'report':
+        return await reportCommand(rest, (line) => term.info(line));
       case 'pact':
         if (rest.includes('--help') || rest.includes('-h')) {
           process.stdout.write(`storefront-conformance ${command}: not yet available in this version.\n`);

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import AllureVitestReporter from 'allure-vitest/reporter';
 import { startVitest } from 'vitest/node';
+import { ALLURE_CATEGORIES } from '../checks/allure.js';
 import { INTERFACES, type InterfaceId } from '../checks/model.js';
 import type { Settings } from '../config/settings.js';
 import { TargetClient } from '../http/client.js';
@@ -70,6 +72,8 @@ export interface RunOptions {
 export async function executeRun(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
   const started = new Date();
   await preflight(settings);
+  // Allure results of an earlier run in the same directory would mix into this run's report.
+  rmSync(join(settings.reportDir, 'allure-results'), { recursive: true, force: true });
   const collector = new ResultCollector(options.onProgress);
   const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
   const previousExitCode = process.exitCode;
@@ -81,7 +85,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       config: false,
       watch: false,
       include: settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
-      reporters: [collector],
+      reporters: [collector, allureReporter(settings)],
       provide: { sfcSettings: settings },
       pool: 'threads',
       maxWorkers: Math.min(4, settings.interfaces.length * 2),
@@ -161,6 +165,30 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     suiteErrors: collector.suiteErrors.map((e) => ({ ...e, file: relative(REPO_ROOT, e.file) || e.file })),
     requests: collector.checks.reduce((n, c) => n + c.requests, 0),
   };
+}
+
+function allureReporter(settings: Settings): AllureVitestReporter {
+  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
+  const environmentInfo: Record<string, string> = {
+    'storefront-conformance': pkg.version,
+    node: process.version,
+    seed: String(settings.seed),
+    run: settings.runId,
+    vendor: settings.vendor,
+    interfaces: settings.interfaces.join(', '),
+  };
+  if (settings.baseUrl) environmentInfo.base_url = settings.baseUrl;
+  if (settings.networkApiRoot) environmentInfo.network_api_root = settings.networkApiRoot;
+  if (settings.shopApiRoot) environmentInfo.shop_api_root = settings.shopApiRoot;
+  return new AllureVitestReporter({
+    resultsDir: join(settings.reportDir, 'allure-results'),
+    environmentInfo,
+    categories: ALLURE_CATEGORIES.map((c) => ({
+      ...c,
+      messageRegex: c.messageRegex,
+      matchedStatuses: c.matchedStatuses as never,
+    })),
+  });
 }
 
 /** sha256 over every file of specs/ (path and content), so a report names the exact contract it used. */

@@ -6,6 +6,13 @@ import type { Exchange } from '../http/exchange.js';
 export type CheckOutcome = 'passed' | 'failed' | 'skipped' | 'error';
 export type RequirementStatus = 'passed' | 'failed' | 'skipped' | 'untested';
 export type Verdict = 'conformant' | 'non-conformant' | 'incomplete';
+export type FailureCategory =
+  | 'schema violation'
+  | 'business rule'
+  | 'validation'
+  | 'authentication'
+  | 'server error'
+  | 'advisory';
 
 export interface EvidenceRecord {
   exchanges: (Exchange & { curl: string })[];
@@ -22,6 +29,8 @@ export interface CheckResultMeta {
   source: Source;
   outcome: CheckOutcome;
   reason?: string;
+  /** For failed checks: what kind of failure (Allure categories, report grouping). */
+  category?: FailureCategory;
   evidence?: EvidenceRecord;
   choices: Record<string, string>;
   notes: string[];
