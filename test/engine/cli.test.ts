@@ -6,7 +6,10 @@ import { REPO_ROOT } from '../../src/specs/paths.js';
 
 const BIN = join(REPO_ROOT, 'bin', 'storefront-conformance.js');
 
-function cli(args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
+function cli(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; stdout: string; stderr: string; ms: number }> {
   const started = Date.now();
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], {

@@ -34,7 +34,12 @@ afterAll(() => {
 describe('target client', () => {
   it('records every exchange with status, headers, body and duration', async () => {
     const client = new TargetClient({ timeoutMs: 2000 });
-    const ex = await client.send({ method: 'POST', url: `${origin}/a`, query: { 'coupons[]': ['A', 'B'], page: 1 }, json: { x: 1 } });
+    const ex = await client.send({
+      method: 'POST',
+      url: `${origin}/a`,
+      query: { 'coupons[]': ['A', 'B'], page: 1 },
+      json: { x: 1 },
+    });
     expect(ex.response?.status).toBe(200);
     const echo = JSON.parse(ex.response?.body ?? '{}');
     expect(echo.url).toBe('/a?coupons[]=A&coupons[]=B&page=1');

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { type Exchange, REDACTED, redact, toCurl } from '../../src/http/exchange.js';
 
 const exchange = (over: Partial<Exchange['request']> = {}): Exchange => ({
-  request: { method: 'POST', url: 'http://t/x', headers: { 'content-type': 'application/json', svc_token: 'eyJ.abc.def' }, ...over },
+  request: {
+    method: 'POST',
+    url: 'http://t/x',
+    headers: { 'content-type': 'application/json', svc_token: 'eyJ.abc.def' },
+    ...over,
+  },
   response: { status: 200, headers: { 'set-cookie': 'sid=1' }, body: '{"svc_token":"eyJ.abc.def"}' },
   durationMs: 3,
   startedAt: '2026-01-01T00:00:00.000Z',

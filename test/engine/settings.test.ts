@@ -6,13 +6,20 @@ const base = { flags: {}, env: {}, dotenv: {} };
 describe('settings: flag over environment over .env', () => {
   it('takes the flag when all three are set', () => {
     const s = resolveSettings(
-      { flags: { 'base-url': 'http://flag:1' }, env: { SFC_BASE_URL: 'http://env:1' }, dotenv: { SFC_BASE_URL: 'http://dotenv:1' } },
+      {
+        flags: { 'base-url': 'http://flag:1' },
+        env: { SFC_BASE_URL: 'http://env:1' },
+        dotenv: { SFC_BASE_URL: 'http://dotenv:1' },
+      },
       'run',
     );
     expect(s.baseUrl).toBe('http://flag:1');
   });
   it('takes the environment over .env', () => {
-    const s = resolveSettings({ flags: {}, env: { SFC_BASE_URL: 'http://env:1' }, dotenv: { SFC_BASE_URL: 'http://dotenv:1' } }, 'run');
+    const s = resolveSettings(
+      { flags: {}, env: { SFC_BASE_URL: 'http://env:1' }, dotenv: { SFC_BASE_URL: 'http://dotenv:1' } },
+      'run',
+    );
     expect(s.baseUrl).toBe('http://env:1');
   });
   it('falls back to .env, then to the defaults', () => {
@@ -28,7 +35,10 @@ describe('settings: flag over environment over .env', () => {
     expect(s.interfaces).toEqual(['rest-route', 'rest-v1-network', 'graphql']);
   });
   it('keeps target data from the environment and .env', () => {
-    const s = resolveSettings({ flags: { 'base-url': 'http://a:1' }, env: { SFC_GQL_COUPON: 'X1' }, dotenv: { SFC_SHOP_COUPON: 'Y2' } }, 'run');
+    const s = resolveSettings(
+      { flags: { 'base-url': 'http://a:1' }, env: { SFC_GQL_COUPON: 'X1' }, dotenv: { SFC_SHOP_COUPON: 'Y2' } },
+      'run',
+    );
     expect(s.data).toMatchObject({ SFC_GQL_COUPON: 'X1', SFC_SHOP_COUPON: 'Y2' });
   });
   it('gives the same seed when asked, a random one otherwise', () => {

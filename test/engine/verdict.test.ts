@@ -4,7 +4,15 @@ import type { CheckOutcome, CheckResult, RequirementResult } from '../../src/run
 import { exitCodeFor, overallVerdict, requirementStatus, summarize } from '../../src/run/verdict.js';
 
 const req = (id: string, level: Level, outcomes: CheckOutcome[], testable = true): RequirementResult => {
-  const base = { id, level, interface: 'rest-route' as const, area: 'A', source: { document: 'd', section: 's' }, statement: 's', testable };
+  const base = {
+    id,
+    level,
+    interface: 'rest-route' as const,
+    area: 'A',
+    source: { document: 'd', section: 's' },
+    statement: 's',
+    testable,
+  };
   const checks: CheckResult[] = outcomes.map((outcome) => ({
     requirement: id,
     level,
@@ -33,7 +41,9 @@ describe('requirement status', () => {
 
 describe('verdict rules', () => {
   it('a failed MUST makes the interface non-conformant', () => {
-    expect(summarize('rest-route', [req('R-A-01', 'MUST', ['failed']), req('R-A-02', 'MUST', ['passed'])], 0).verdict).toBe('non-conformant');
+    expect(summarize('rest-route', [req('R-A-01', 'MUST', ['failed']), req('R-A-02', 'MUST', ['passed'])], 0).verdict).toBe(
+      'non-conformant',
+    );
   });
   it('a failed SHOULD leaves it conformant, with a warning', () => {
     const s = summarize('rest-route', [req('R-A-01', 'SHOULD', ['failed']), req('R-A-02', 'MUST', ['passed'])], 0);
@@ -41,14 +51,18 @@ describe('verdict rules', () => {
     expect(s.warnings).toEqual(['R-A-01']);
   });
   it('an advisory never changes the verdict', () => {
-    expect(summarize('rest-route', [req('R-A-01', 'ADVISORY', ['failed']), req('R-A-02', 'MUST', ['passed'])], 0).verdict).toBe('conformant');
+    expect(summarize('rest-route', [req('R-A-01', 'ADVISORY', ['failed']), req('R-A-02', 'MUST', ['passed'])], 0).verdict).toBe(
+      'conformant',
+    );
   });
   it('a testable MUST that was skipped or untested makes it incomplete', () => {
     expect(summarize('rest-route', [req('R-A-01', 'MUST', ['skipped'])], 0).verdict).toBe('incomplete');
     expect(summarize('rest-route', [req('R-A-01', 'MUST', [])], 0).verdict).toBe('incomplete');
   });
   it('an untestable MUST does not make it incomplete', () => {
-    expect(summarize('rest-route', [req('R-A-01', 'MUST', [], false), req('R-A-02', 'MUST', ['passed'])], 0).verdict).toBe('conformant');
+    expect(summarize('rest-route', [req('R-A-01', 'MUST', [], false), req('R-A-02', 'MUST', ['passed'])], 0).verdict).toBe(
+      'conformant',
+    );
   });
   it('a suite error makes it incomplete, never non-conformant', () => {
     expect(summarize('rest-route', [req('R-A-01', 'MUST', ['error'])], 0).verdict).toBe('incomplete');

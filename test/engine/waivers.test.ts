@@ -14,7 +14,10 @@ const now = new Date('2026-06-01T00:00:00Z');
 
 describe('waiver files', () => {
   it('reads valid entries', () => {
-    const w = loadWaivers(file(JSON.stringify({ waivers: [{ id: 'RR-ENV-01', reason: 'vendor bug 12', expires: '2026-12-31' }] })), now);
+    const w = loadWaivers(
+      file(JSON.stringify({ waivers: [{ id: 'RR-ENV-01', reason: 'vendor bug 12', expires: '2026-12-31' }] })),
+      now,
+    );
     expect(w).toEqual([{ id: 'RR-ENV-01', reason: 'vendor bug 12', expires: '2026-12-31' }]);
   });
   it('fails on an expired waiver, naming it', () => {
