@@ -83,6 +83,20 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
     return route === graphqlRoute ? graphqlModule : restRouteModule;
   };
 
+  // Set before the prefixed scopes register, so that they inherit it.
+  app.setErrorHandler((error: { statusCode?: number; message?: string; code?: string }, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) request.log.error(error);
+    const message =
+      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
+        ? 'The request body is not valid JSON.'
+        : status === 413
+          ? 'The request body is too large.'
+          : status === 500
+            ? 'Internal error.'
+            : (error.message ?? 'Bad request.');
+    reply.code(status).send(moduleFor(request).errorBody(message));
+  });
   for (const { prefix, module } of byPrefix) {
     await app.register(
       async (scope) => {
@@ -101,19 +115,6 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
 
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(moduleFor(request).errorBody(`No endpoint ${request.method} ${request.url.split('?')[0]}.`));
-  });
-  app.setErrorHandler((error: { statusCode?: number; message?: string; code?: string }, request, reply) => {
-    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
-    if (status === 500) request.log.error(error);
-    const message =
-      error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY'
-        ? 'The request body is not valid JSON.'
-        : status === 413
-          ? 'The request body is too large.'
-          : status === 500
-            ? 'Internal error.'
-            : (error.message ?? 'Bad request.');
-    reply.code(status).send(moduleFor(request).errorBody(message));
   });
   return { app, ctx };
 }

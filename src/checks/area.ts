@@ -1,4 +1,5 @@
 import { afterAll, describe, inject, it } from 'vitest';
+import { SECRET_DATA_KEYS } from '../config/options.js';
 import type { Settings } from '../config/settings.js';
 import { TargetClient } from '../http/client.js';
 import { type Exchange, redact, toCurl } from '../http/exchange.js';
@@ -26,12 +27,15 @@ const MAX_BODY_IN_REPORT = 16 * 1024;
 export function runArea<S>(spec: AreaSpec<S>): void {
   const settings = inject('sfcSettings');
   const catalog = requirementsById();
-  const http = new TargetClient({ timeoutMs: settings.timeoutMs });
+  const http = new TargetClient({ timeoutMs: settings.timeoutMs, ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}) });
   const schemas = schemaRegistry();
   const names = new RunNames(settings.runId, `${spec.interface}/${spec.name}`);
   const state: Partial<S> = {};
   const teardowns: (() => Promise<void>)[] = [];
-  const secrets = Object.values(settings.data).filter((v) => v.length >= 6);
+  // Only secret target data (passwords) is scrubbed; coupon codes and slugs are evidence.
+  const secrets = Object.entries(settings.data)
+    .filter(([k, v]) => SECRET_DATA_KEYS.has(k) && v.length >= 4)
+    .map(([, v]) => v);
 
   describe(`${spec.interface} ${spec.name}`, () => {
     afterAll(async () => {
@@ -61,6 +65,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
           choices: {},
           notes: [],
           requests: 0,
+          retries: 0,
         };
         task.meta.sfc = meta;
         await labelCheck(meta, requirement);
@@ -101,7 +106,9 @@ export function runArea<S>(spec: AreaSpec<S>): void {
           meta.evidence = evidence(http.exchanges.slice(first).slice(-1), secrets, undefined);
           throw e;
         } finally {
-          meta.requests = http.exchanges.length - first;
+          const mine = http.exchanges.slice(first);
+          meta.requests = mine.filter((x) => !x.notSent).length;
+          meta.retries = mine.reduce((n, x) => n + (x.retries ?? 0), 0);
         }
       });
     }

@@ -48,7 +48,7 @@ export function resolveSettings(input: RawInputs, command: 'run' | 'self-test'):
         const s = String(raw).trim();
         if (!/^\d{1,12}$/.test(s)) throw new UsageError(`${where} must be a whole number of 0 or more, got "${raw}"`);
         const n = Number(s);
-        if ((opt.key === 'runs' || opt.key === 'timeoutMs') && n < 1)
+        if ((opt.key === 'runs' || opt.key === 'timeoutMs' || opt.key === 'rateLimit' || opt.key === 'maxDurationS') && n < 1)
           throw new UsageError(`${where} must be at least 1, got "${raw}"`);
         out[opt.key] = n;
         break;
@@ -121,6 +121,8 @@ export function resolveSettings(input: RawInputs, command: 'run' | 'self-test'):
     waivers: out.waivers as string | undefined,
     baseline: out.baseline as string | undefined,
     allowIncomplete: Boolean(out.allowIncomplete),
+    rateLimit: out.rateLimit as number | undefined,
+    maxDurationS: (out.maxDurationS as number | undefined) ?? 1800,
     data,
     runId: newRunId(),
   };

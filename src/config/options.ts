@@ -118,9 +118,13 @@ export const DATA_KEYS: { key: string; help: string; reference: string }[] = [
   { key: 'SFC_SHOP_COUPON', help: 'document 2 B: a valid coupon code', reference: 'SAVE10' },
   { key: 'SFC_SHOP_CATEGORY', help: 'document 2 B: a category slug holding products', reference: 'clothing' },
   { key: 'SFC_SHOP_PAYMENT_METHOD', help: 'document 2 B: a payment method id for order/create', reference: 'cod' },
+  { key: 'SFC_NET_JOIN_USERNAME', help: 'document 2 A: an account that has no binary position yet (for /Join_net)', reference: 'netjoin' },
+  { key: 'SFC_NET_JOIN_PASSWORD', help: 'document 2 A: its password', reference: 'Join-pass-2024' },
+  { key: 'SFC_GQL_EMAIL', help: 'document 3: a customer with several orders (orders paging)', reference: 'jane.doe@example.test' },
+  { key: 'SFC_GQL_PASSWORD', help: 'document 3: its password', reference: 'Customer-pass-2024' },
   { key: 'SFC_GQL_PRODUCT_ID', help: 'document 3: a product addable to the cart without options', reference: '40' },
   { key: 'SFC_GQL_COUPON', help: 'document 3: a valid coupon code', reference: '2222' },
 ];
 
 /** Keys whose values are secrets: redacted wherever they could appear. */
-export const SECRET_DATA_KEYS = new Set(['SFC_NET_PASSWORD']);
+export const SECRET_DATA_KEYS = new Set(['SFC_NET_PASSWORD', 'SFC_NET_JOIN_PASSWORD', 'SFC_GQL_PASSWORD']);

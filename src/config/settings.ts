@@ -15,6 +15,10 @@ export interface Settings {
   /** A previous conformance-report.json: only new failures fail the gate. */
   baseline?: string;
   allowIncomplete: boolean;
+  /** Requests per second at most, across the run; unlimited when absent. */
+  rateLimit?: number;
+  /** Bound on the whole run in seconds; past it the run is aborted (exit 3) with what it has. */
+  maxDurationS: number;
   /** Target data the checks need (`SFC_*` keys of `.env.example`, e.g. SFC_SHOP_COUPON). */
   data: Record<string, string>;
   /** Run-unique prefix of everything the run creates. */

@@ -20,12 +20,20 @@ export interface HttpRequest {
 
 export interface ClientOptions {
   timeoutMs: number;
+  /** Requests per second at most (for targets that need it); unlimited when absent. */
+  rateLimit?: number;
+  /** Retries after 429, or 503 with Retry-After (default 3). */
+  maxRetries?: number;
   /** Bytes of a response body kept; the rest is read and dropped, and the exchange says so. */
   maxBodyBytes?: number;
   connections?: number;
 }
 
 export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
+/** Consecutive connection failures after which the target counts as gone and requests fail at once. */
+const DEAD_TARGET_AFTER = 3;
+/** Longest Retry-After the client honours; a longer wait is the target's problem, not the run's. */
+const MAX_RETRY_WAIT_MS = 10_000;
 
 /**
  * The target client: one keep-alive pool, a timeout per request, and a record of every exchange.
@@ -36,6 +44,12 @@ export class TargetClient {
   private readonly agent: Dispatcher;
   readonly exchanges: Exchange[] = [];
   requestCount = 0;
+  retryCount = 0;
+  /** Endpoints (method + path) that timed out: a second request would only wait again. */
+  private readonly deadEndpoints = new Map<string, string>();
+  /** Consecutive connection-level failures per origin. */
+  private readonly failuresByOrigin = new Map<string, number>();
+  private nextSlot = 0;
 
   constructor(readonly options: ClientOptions) {
     this.agent = new Agent({
@@ -45,8 +59,54 @@ export class TargetClient {
     });
   }
 
+  /**
+   * Sends the request, retrying a bounded number of times on 429 (or 503 with Retry-After).
+   * A request to an endpoint that already timed out, or to a target that refused the last
+   * connections, is not sent again: the exchange says why, at once.
+   */
   async send(req: HttpRequest): Promise<Exchange> {
     const url = withQuery(req.url, req.query);
+    const { origin, pathname } = new URL(url);
+    const endpoint = `${req.method} ${origin}${pathname}`;
+    const dead = this.deadEndpoints.get(endpoint) ?? ((this.failuresByOrigin.get(origin) ?? 0) >= DEAD_TARGET_AFTER ? `target ${origin} did not answer the last ${DEAD_TARGET_AFTER} requests` : undefined);
+    if (dead) {
+      const ex: Exchange = { request: { method: req.method, url, headers: { ...req.headers } }, error: `not sent: ${dead}`, notSent: true, durationMs: 0, startedAt: new Date().toISOString() };
+      this.exchanges.push(ex);
+      return ex;
+    }
+    const maxRetries = this.options.maxRetries ?? 3;
+    let retries = 0;
+    for (;;) {
+      await this.throttle();
+      const ex = await this.attempt(req, url);
+      const status = ex.response?.status;
+      const retryAfter = ex.response?.headers['retry-after'];
+      const retryable = status === 429 || (status === 503 && retryAfter !== undefined);
+      if (!retryable || retries >= maxRetries) {
+        if (retries > 0) ex.retries = retries;
+        if (ex.error) {
+          this.failuresByOrigin.set(origin, (this.failuresByOrigin.get(origin) ?? 0) + 1);
+          if (ex.error.startsWith('timed out')) this.deadEndpoints.set(endpoint, `${endpoint} timed out earlier in this run`);
+        } else this.failuresByOrigin.set(origin, 0);
+        this.exchanges.push(ex);
+        return ex;
+      }
+      retries++;
+      this.retryCount++;
+      await delay(retryDelay(retryAfter, retries));
+    }
+  }
+
+  private async throttle(): Promise<void> {
+    const rate = this.options.rateLimit;
+    if (!rate) return;
+    const now = performance.now();
+    const slot = Math.max(now, this.nextSlot);
+    this.nextSlot = slot + 1000 / rate;
+    if (slot > now) await delay(slot - now);
+  }
+
+  private async attempt(req: HttpRequest, url: string): Promise<Exchange> {
     const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
     let body: string | FormData | undefined;
     let bodyText: string | undefined;
@@ -106,13 +166,24 @@ export class TargetClient {
       exchange.error = describeNetworkError(e, timeoutMs);
     }
     exchange.durationMs = Math.round(performance.now() - started);
-    this.exchanges.push(exchange);
     return exchange;
   }
 
   async close(): Promise<void> {
     await this.agent.close();
   }
+}
+
+const delay = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Retry-After in seconds or as a date; otherwise 250 ms doubling. Capped either way. */
+function retryDelay(retryAfter: string | undefined, attempt: number): number {
+  if (retryAfter !== undefined) {
+    const seconds = Number(retryAfter);
+    const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(retryAfter) - Date.now();
+    if (Number.isFinite(ms)) return Math.min(Math.max(ms, 0), MAX_RETRY_WAIT_MS);
+  }
+  return Math.min(250 * 2 ** (attempt - 1), MAX_RETRY_WAIT_MS);
 }
 
 export function withQuery(url: string, query: HttpRequest['query']): string {

@@ -18,6 +18,10 @@ export interface Exchange {
   };
   /** Network-level failure: refused, reset, timed out. No response then. */
   error?: string;
+  /** Times the client retried after a 429 (or a 503 with Retry-After) before this answer. */
+  retries?: number;
+  /** Not sent: the client knew the endpoint or target was dead (see `error`). */
+  notSent?: boolean;
   durationMs: number;
   startedAt: string;
 }

@@ -2,14 +2,17 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import AllureVitestReporter from 'allure-vitest/reporter';
-import { startVitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
 import { ALLURE_CATEGORIES } from '../checks/allure.js';
-import { INTERFACES, type InterfaceId } from '../checks/model.js';
+import { INTERFACES } from '../checks/model.js';
 import type { Settings } from '../config/settings.js';
 import { TargetClient } from '../http/client.js';
 import { loadRequirementFiles } from '../specs/catalog.js';
 import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
 import { type ProgressEvent, ResultCollector } from './collector.js';
+import { diagnose } from './diagnose.js';
+import { targetUrlOf } from './target-urls.js';
+import { startWatchdog } from './watchdog.js';
 import type { AmbiguityOutcome, NotShownItem, RequirementResult, RunResult } from './results.js';
 import { exitCodeFor, overallVerdict, requirementStatus, summarize } from './verdict.js';
 import { applyWaivers, type Waiver } from './waivers.js';
@@ -17,20 +20,6 @@ import { applyWaivers, type Waiver } from './waivers.js';
 /** No request reached the target at all: exit 3, naming the URL. */
 export class TargetUnreachable extends Error {
   override name = 'TargetUnreachable';
-}
-
-/** The URL each interface is reached at (its first request goes there). */
-export function targetUrlOf(settings: Settings, iface: InterfaceId): string {
-  switch (iface) {
-    case 'rest-route':
-      return `${settings.baseUrl}/index.php?route=shoprestapi/account/login`;
-    case 'graphql':
-      return `${settings.baseUrl}/index.php?route=${settings.vendor}_graphql/${settings.vendor}_graphql`;
-    case 'rest-v1-network':
-      return `${settings.networkApiRoot}/`;
-    case 'rest-v1-shop':
-      return `${settings.shopApiRoot}/products?page=1`;
-  }
 }
 
 /**
@@ -77,9 +66,8 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
   const collector = new ResultCollector(options.onProgress);
   const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
   const previousExitCode = process.exitCode;
-  const vitest = await startVitest(
+  const vitest = await createVitest(
     'test',
-    [],
     {
       root: REPO_ROOT,
       config: false,
@@ -88,7 +76,8 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       reporters: [collector, allureReporter(settings)],
       provide: { sfcSettings: settings },
       pool: 'threads',
-      maxWorkers: Math.min(4, settings.interfaces.length * 2),
+      // With a rate cap, one file at a time keeps the cap exact.
+      maxWorkers: settings.rateLimit ? 1 : Math.min(4, settings.interfaces.length * 2),
       testTimeout: checkTimeout,
       hookTimeout: checkTimeout,
       passWithNoTests: true,
@@ -96,7 +85,20 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     },
     { logLevel: 'error', cacheDir: join(REPO_ROOT, 'node_modules', '.vite-sfc') },
   );
-  await vitest.close();
+  let aborted: string | undefined;
+  const abort = (why: string) => {
+    aborted ??= why;
+    void vitest.cancelCurrentRun(why as never);
+  };
+  const watchdog = startWatchdog(settings, abort);
+  const bound = setTimeout(() => abort(`the run took longer than --max-duration ${settings.maxDurationS} s`), settings.maxDurationS * 1000);
+  try {
+    await vitest.start([]);
+  } finally {
+    clearTimeout(bound);
+    await watchdog.stop();
+    await vitest.close();
+  }
   process.exitCode = previousExitCode; // the verdict, not vitest, decides the exit code
 
   const files = loadRequirementFiles().filter((f) => settings.interfaces.includes(f.interface));
@@ -133,7 +135,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
   const notShown: NotShownItem[] = files.flatMap((f) =>
     f.notShown.map((n) => ({ id: n.id, interface: n.interface, subject: n.subject, reason: n.reason, source: n.source })),
   );
-  const verdict = overallVerdict(interfaces);
+  const verdict = aborted ? 'incomplete' : overallVerdict(interfaces);
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
   return {
     tool: { name: pkg.name, version: pkg.version },
@@ -157,13 +159,16 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       ...(settings.waivers ? { waivers: settings.waivers } : {}),
     },
     verdict,
-    exitCode: exitCodeFor(verdict, settings.allowIncomplete),
+    exitCode: aborted ? 3 : exitCodeFor(verdict, settings.allowIncomplete),
     interfaces,
     requirements,
     ambiguities,
     notShown,
     suiteErrors: collector.suiteErrors.map((e) => ({ ...e, file: relative(REPO_ROOT, e.file) || e.file })),
     requests: collector.checks.reduce((n, c) => n + c.requests, 0),
+    retries: collector.checks.reduce((n, c) => n + c.retries, 0),
+    ...(aborted ? { aborted } : {}),
+    diagnoses: diagnose(collector.checks, settings.vendor),
   };
 }
 

@@ -35,6 +35,8 @@ export interface CheckResultMeta {
   choices: Record<string, string>;
   notes: string[];
   requests: number;
+  /** Retries after 429 / 503 Retry-After, within this check. */
+  retries: number;
 }
 
 export interface CheckResult extends CheckResultMeta {
@@ -99,4 +101,9 @@ export interface RunResult {
   notShown: NotShownItem[];
   suiteErrors: { file: string; message: string }[];
   requests: number;
+  retries: number;
+  /** Why the run stopped before its end (target gone, --max-duration); absent when it ran to the end. */
+  aborted?: string;
+  /** Patterns across checks that point at one cause (e.g. a proxy that drops the token header). */
+  diagnoses: string[];
 }

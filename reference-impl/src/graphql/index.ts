@@ -1,9 +1,159 @@
-import type { InterfaceModule } from '../context.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type DocumentNode,
+  type ExecutionResult,
+  execute,
+  GraphQLError,
+  type GraphQLFormattedError,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
+import type { AppContext, InterfaceModule } from '../context.js';
+import { bodyOf } from '../http/body.js';
+import { addCoupon, addProductToCart, deleteCartProduct, emptyCart, updateCartProduct } from './cart.js';
+import { type GqlContext, stmt, UNAUTHENTICATED } from './context.js';
+import { customerByEmail, login, orders, register } from './customers.js';
+import { rootFieldLimit } from './limits.js';
+import { schemaFor } from './schema.js';
+import { migrate, seed } from './store.js';
 
-// Placeholder until the module is written: answers every request with the envelope and 501.
+/** Bounds the work one request can ask for (a document of thousands of aliased logins). */
+const MAX_TOKENS = 5000;
+
+/** Root resolvers (buildSchema style: each gets args, context, info). */
+const rootValue = {
+  login,
+  register,
+  addProductToCart,
+  updateCartProduct,
+  deleteCartProduct,
+  addCoupon,
+  emptyCart,
+  customerByEmail,
+  orders,
+};
+
+/**
+ * The response envelope: GraphQL's `{data, errors}`; when there are errors, also the `status: false`
+ * and `message` keys that the document's general description mentions, so either reading finds them.
+ */
+function envelope(result: { data?: unknown; errors?: readonly GraphQLFormattedError[] }): Record<string, unknown> {
+  if (!result.errors?.length) return { data: result.data ?? null };
+  return { ...result, status: false, message: result.errors[0]?.message ?? 'Error.' };
+}
+
+const errorBody = (message: string): Record<string, unknown> => envelope({ errors: [{ message }] });
+
+interface GraphQLRequest {
+  query: string;
+  variables: Record<string, unknown> | undefined;
+  operationName: string | undefined;
+}
+
+/** `{query, variables?, operationName?}` from JSON, url-encoded or multipart (variables as a JSON string), or `application/graphql` text. */
+function readRequest(request: FastifyRequest): GraphQLRequest | string {
+  const contentType = String(request.headers['content-type'] ?? '');
+  if (contentType.includes('application/graphql') && typeof request.body === 'string')
+    return { query: request.body, variables: undefined, operationName: undefined };
+  const { body, valid } = bodyOf(request);
+  if (!valid) return 'The request body must be a JSON object {query, variables}.';
+  if (typeof body.query !== 'string' || !body.query.trim())
+    return 'The request body needs a "query" string holding a GraphQL document.';
+  let variables: unknown = body.variables;
+  if (typeof variables === 'string' && variables.trim()) {
+    try {
+      variables = JSON.parse(variables);
+    } catch {
+      return '"variables" must be a JSON object.';
+    }
+  }
+  if (variables === '' || variables === null) variables = undefined;
+  if (variables !== undefined && (typeof variables !== 'object' || Array.isArray(variables)))
+    return '"variables" must be an object.';
+  const operationName = body.operationName;
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string')
+    return '"operationName" must be a string.';
+  return {
+    query: body.query,
+    variables: variables as Record<string, unknown> | undefined,
+    operationName: typeof operationName === 'string' && operationName ? operationName : undefined,
+  };
+}
+
+/** The customer behind `Authorization: Bearer <token>` (a token wrapped in quotes is accepted too). */
+async function authenticate(request: FastifyRequest, ctx: AppContext): Promise<Pick<GqlContext, 'customerId' | 'authProblem'>> {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^\s*Bearer\s+"?([^"\s]+)"?\s*$/i.exec(header) : null;
+  if (!match?.[1]) return { customerId: null, authProblem: header ? 'invalid' : 'missing' };
+  const payload = await ctx.tokens.verify(match[1], 'graphql');
+  const id = payload ? Number(payload.sub) : Number.NaN;
+  // A token of a customer that no longer exists is as bad as a forged one.
+  if (!Number.isSafeInteger(id) || !stmt(ctx.db, 'SELECT 1 FROM gql_customer WHERE customer_id = ?').get(id))
+    return { customerId: null, authProblem: 'invalid' };
+  return { customerId: id, authProblem: null };
+}
+
+/** Errors of resolvers that are not rule failures (bugs, database errors) are masked: no internals leak. */
+function formatError(error: GraphQLError, request: FastifyRequest): GraphQLFormattedError {
+  const original = error.originalError;
+  if (original && !(original instanceof GraphQLError)) {
+    request.log.error(original);
+    return { message: 'Internal error.', ...(error.path ? { path: error.path } : {}), extensions: { code: 'INTERNAL' } };
+  }
+  return error.toJSON();
+}
+
+async function handle(request: FastifyRequest, reply: FastifyReply, ctx: AppContext): Promise<unknown> {
+  reply.header('cache-control', 'no-store');
+  if (request.method !== 'POST')
+    return reply
+      .code(405)
+      .header('allow', 'POST')
+      .send(errorBody('Send GraphQL requests with POST and a JSON body {query, variables}.'));
+  const req = readRequest(request);
+  if (typeof req === 'string') return reply.code(400).send(errorBody(req));
+
+  const schema = schemaFor(ctx.vendor);
+  let document: DocumentNode;
+  try {
+    document = parse(req.query, { maxTokens: MAX_TOKENS });
+  } catch (e) {
+    const error = e instanceof GraphQLError ? e : new GraphQLError('The query could not be parsed.');
+    return reply.code(200).send(envelope({ errors: [error.toJSON()] }));
+  }
+  const invalid = validate(schema, document, [...specifiedRules, rootFieldLimit]);
+  if (invalid.length) return reply.code(200).send(envelope({ errors: invalid.map((e) => e.toJSON()) }));
+
+  const gctx: GqlContext = {
+    db: ctx.db,
+    tokens: ctx.tokens,
+    vendor: ctx.vendor,
+    softErrors: [],
+    ...(await authenticate(request, ctx)),
+  };
+  const result = (await execute({
+    schema,
+    document,
+    rootValue,
+    contextValue: gctx,
+    variableValues: req.variables,
+    operationName: req.operationName,
+  })) as ExecutionResult;
+  const errors = [...(result.errors ?? []), ...gctx.softErrors];
+  const unauthenticated = errors.some((e) => e.extensions?.code === UNAUTHENTICATED);
+  if (unauthenticated) reply.header('www-authenticate', 'Bearer');
+  const body = envelope({
+    ...('data' in result ? { data: result.data } : {}),
+    ...(errors.length ? { errors: errors.map((e) => formatError(e, request)) } : {}),
+  });
+  return reply.code(unauthenticated ? 401 : 200).send(body);
+}
+
 export const graphqlModule: InterfaceModule = {
   name: 'graphql',
-  migrate() {},
-  seed() {},
-  errorBody: (message) => ({ status: false, errors: [], message }),
+  migrate,
+  seed: (ctx) => seed(ctx.db, ctx.fixturesDir),
+  handle,
+  errorBody,
 };

@@ -1,0 +1,70 @@
+import type Database from 'better-sqlite3';
+import { GraphQLError, type GraphQLResolveInfo, responsePathAsArray } from 'graphql';
+import type { TokenService } from '../tokens.js';
+
+/** Per request: who is signed in (from the bearer token) and the errors reported beside a `false` result. */
+export interface GqlContext {
+  db: Database.Database;
+  tokens: TokenService;
+  vendor: string;
+  customerId: number | null;
+  /** Why there is no customer: no Authorization header, or a token that does not verify. */
+  authProblem: 'missing' | 'invalid' | null;
+  /** Errors of operations that answer `false` rather than null (register, updateCartProduct, deleteCartProduct). */
+  softErrors: GraphQLError[];
+}
+
+export const UNAUTHENTICATED = 'UNAUTHENTICATED';
+
+/** The signed-in customer, or an error that the handler turns into HTTP 401. */
+export function requireCustomer(ctx: GqlContext): number {
+  if (ctx.customerId !== null) return ctx.customerId;
+  const message =
+    ctx.authProblem === 'invalid'
+      ? 'The bearer token is invalid or expired. Log in again and send header Authorization: Bearer <token>.'
+      : 'This operation requires a token: send header Authorization: Bearer <token> (from the login mutation).';
+  throw new GraphQLError(message, { extensions: { code: UNAUTHENTICATED } });
+}
+
+/** A rule failure: the field becomes null and the message goes into `errors`. */
+export function userError(message: string, code = 'BAD_USER_INPUT', extra: Record<string, unknown> = {}): GraphQLError {
+  return new GraphQLError(message, { extensions: { code, ...extra } });
+}
+
+/** Records a rule failure for an operation whose answer is a Boolean, and answers `false`. */
+export function softFail(
+  ctx: GqlContext,
+  info: GraphQLResolveInfo,
+  message: string,
+  code = 'BAD_USER_INPUT',
+  extra: Record<string, unknown> = {},
+): false {
+  ctx.softErrors.push(new GraphQLError(message, { path: responsePathAsArray(info.path), extensions: { code, ...extra } }));
+  return false;
+}
+
+/** A positive integer id from an `ID` value (`"40"` or `40`), else null. */
+export function idOf(v: unknown): number | null {
+  const s = typeof v === 'number' ? String(v) : typeof v === 'string' ? v.trim() : '';
+  if (!/^[1-9]\d{0,14}$/.test(s)) return null;
+  return Number.parseInt(s, 10);
+}
+
+export const money = (cents: number): number => Math.round(cents) / 100 || 0;
+
+const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
+
+/** A prepared statement, prepared once per database and reused. */
+export function stmt(db: Database.Database, sql: string): Database.Statement {
+  let byDb = statements.get(db);
+  if (!byDb) {
+    byDb = new Map();
+    statements.set(db, byDb);
+  }
+  let s = byDb.get(sql);
+  if (!s) {
+    s = db.prepare(sql);
+    byDb.set(sql, s);
+  }
+  return s;
+}
