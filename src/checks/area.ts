@@ -27,7 +27,10 @@ const MAX_BODY_IN_REPORT = 16 * 1024;
 export function runArea<S>(spec: AreaSpec<S>): void {
   const settings = inject('sfcSettings');
   const catalog = requirementsById();
-  const http = new TargetClient({ timeoutMs: settings.timeoutMs, ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}) });
+  const http = new TargetClient({
+    timeoutMs: settings.timeoutMs,
+    ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
+  });
   const schemas = schemaRegistry();
   const names = new RunNames(settings.runId, `${spec.interface}/${spec.name}`);
   const state: Partial<S> = {};

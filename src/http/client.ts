@@ -68,9 +68,19 @@ export class TargetClient {
     const url = withQuery(req.url, req.query);
     const { origin, pathname } = new URL(url);
     const endpoint = `${req.method} ${origin}${pathname}`;
-    const dead = this.deadEndpoints.get(endpoint) ?? ((this.failuresByOrigin.get(origin) ?? 0) >= DEAD_TARGET_AFTER ? `target ${origin} did not answer the last ${DEAD_TARGET_AFTER} requests` : undefined);
+    const dead =
+      this.deadEndpoints.get(endpoint) ??
+      ((this.failuresByOrigin.get(origin) ?? 0) >= DEAD_TARGET_AFTER
+        ? `target ${origin} did not answer the last ${DEAD_TARGET_AFTER} requests`
+        : undefined);
     if (dead) {
-      const ex: Exchange = { request: { method: req.method, url, headers: { ...req.headers } }, error: `not sent: ${dead}`, notSent: true, durationMs: 0, startedAt: new Date().toISOString() };
+      const ex: Exchange = {
+        request: { method: req.method, url, headers: { ...req.headers } },
+        error: `not sent: ${dead}`,
+        notSent: true,
+        durationMs: 0,
+        startedAt: new Date().toISOString(),
+      };
       this.exchanges.push(ex);
       return ex;
     }

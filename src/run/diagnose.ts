@@ -14,7 +14,11 @@ export function diagnose(checks: CheckResult[], vendor: string): string[] {
     if (withToken.length < 3) continue;
     const refused = withToken.filter((ex) => {
       const body = ex.response?.body ?? '';
-      return ex.response !== undefined && (ex.response.status === 401 || ex.response.status === 403 || /token/i.test(body)) && !/"status"\s*:\s*true/.test(body);
+      return (
+        ex.response !== undefined &&
+        (ex.response.status === 401 || ex.response.status === 403 || /token/i.test(body)) &&
+        !/"status"\s*:\s*true/.test(body)
+      );
     });
     if (refused.length === withToken.length) {
       out.push(

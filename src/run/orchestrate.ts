@@ -11,11 +11,11 @@ import { loadRequirementFiles } from '../specs/catalog.js';
 import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
 import { type ProgressEvent, ResultCollector } from './collector.js';
 import { diagnose } from './diagnose.js';
-import { targetUrlOf } from './target-urls.js';
-import { startWatchdog } from './watchdog.js';
 import type { AmbiguityOutcome, NotShownItem, RequirementResult, RunResult } from './results.js';
+import { targetUrlOf } from './target-urls.js';
 import { exitCodeFor, overallVerdict, requirementStatus, summarize } from './verdict.js';
 import { applyWaivers, type Waiver } from './waivers.js';
+import { startWatchdog } from './watchdog.js';
 
 /** No request reached the target at all: exit 3, naming the URL. */
 export class TargetUnreachable extends Error {
@@ -91,7 +91,10 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     void vitest.cancelCurrentRun(why as never);
   };
   const watchdog = startWatchdog(settings, abort);
-  const bound = setTimeout(() => abort(`the run took longer than --max-duration ${settings.maxDurationS} s`), settings.maxDurationS * 1000);
+  const bound = setTimeout(
+    () => abort(`the run took longer than --max-duration ${settings.maxDurationS} s`),
+    settings.maxDurationS * 1000,
+  );
   try {
     await vitest.start([]);
   } finally {

@@ -1,0 +1,242 @@
+import { decodeJwt, decodeProtectedHeader } from 'jose';
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type GraphQLResult, hasErrors } from '../../../graphql/client.js';
+import {
+  type Account,
+  type Ctx,
+  customerInput,
+  expectRefused,
+  expectSelection,
+  freshAccount,
+  gql,
+  login,
+  newAccount,
+  op,
+  phoneForm,
+  record,
+  refusal,
+  register,
+  short,
+  validateData,
+} from '../client.js';
+import { noSecretsCheck } from './common.js';
+
+/** register and login: "4. Endpoints" rows 1-2, "5. Authentication", "8. Limits". */
+interface AuthState {
+  account: Account;
+  token: string;
+  loginRes: GraphQLResult;
+}
+
+/** The login response when `account` can log in (after a refused register no account may exist), else undefined. */
+async function loginWorks(ctx: Ctx, account: Account): Promise<GraphQLResult | undefined> {
+  const res = await op(ctx, 'login', { email: account.email, password: account.password });
+  const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+  return typeof token === 'string' && token.length > 0 ? res : undefined;
+}
+
+type C = CheckContext<AuthState>;
+
+export const authArea: AreaSpec<AuthState> = {
+  interface: 'graphql',
+  name: 'auth',
+  checks: [
+    {
+      id: 'GQL-AUTH-01',
+      title: 'register and login succeed without an Authorization header',
+      async run(ctx: C) {
+        const account = await newAccount(ctx);
+        const { token, res } = await login(ctx, account);
+        for (const ex of ctx.http.exchanges.slice(-2))
+          if (ex.request.headers.authorization) throw new Error('suite bug: register/login sent an Authorization header');
+        Object.assign(ctx.state, { account, token, loginRes: res });
+      },
+    },
+    {
+      id: 'GQL-REG-01',
+      title: 'register with every CustomerInput field returns register: true',
+      async run(ctx: C) {
+        const res = await register(ctx, freshAccount(ctx));
+        validateData(ctx, res, 'register');
+        ctx.expect(
+          res.data?.register === true,
+          `expected register: true, got ${refusal(res, 'register') ?? short(res.data?.register)}`,
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-REG-04',
+      title: 'telephone and postcode are accepted as strings of digits or as integers (AMB-GQL-02)',
+      async run(ctx: C) {
+        await newAccount(ctx);
+        const form = phoneForm(ctx);
+        if (!form) ctx.fail('neither strings of digits nor integers were accepted for telephone and postcode');
+        ctx.choose('AMB-GQL-02', form);
+      },
+    },
+    {
+      id: 'GQL-LOGIN-01',
+      title: 'login returns <vendor>_token and user_data {firstname, lastname, email}',
+      needs: ['loginRes'],
+      async run(ctx: C) {
+        validateData(ctx, ctx.state.loginRes!, 'login');
+      },
+    },
+    {
+      id: 'GQL-ENV-03',
+      title: 'login returns exactly the selected fields, and only the token when only the token is selected',
+      needs: ['loginRes', 'account'],
+      async run(ctx: C) {
+        expectSelection(ctx, ctx.state.loginRes!);
+        const a = ctx.state.account!;
+        const res = await gql(ctx).runText(
+          'mutation login($email: String!, $password: String!) { login(email: $email, password: $password) { svc_token } }',
+          {
+            email: a.email,
+            password: a.password,
+          },
+        );
+        const result = record(res.data?.login);
+        ctx.expect(result, `expected a login result, got ${refusal(res, 'login')}`, res.exchange);
+        expectSelection(ctx, res);
+      },
+    },
+    {
+      id: 'GQL-LOGIN-02',
+      title: 'the token is a JWT whose protected header says alg RS256',
+      needs: ['token', 'loginRes'],
+      async run(ctx: C) {
+        const token = ctx.state.token!;
+        const ex = ctx.state.loginRes!.exchange;
+        let alg: unknown;
+        try {
+          alg = decodeProtectedHeader(token).alg;
+          decodeJwt(token);
+        } catch (e) {
+          ctx.fail(
+            `expected a JWT (header.payload.signature, base64url JSON), got one jose cannot decode: ${(e as Error).message}`,
+            ex,
+          );
+        }
+        ctx.expect(alg === 'RS256', `expected protected header alg "RS256", got ${JSON.stringify(alg)}`, ex);
+        ctx.expect(token.split('.')[2]?.length, 'expected a signature segment; the token is unsigned', ex);
+      },
+    },
+    {
+      id: 'GQL-LOGIN-03',
+      title: 'user_data is the firstname, lastname and email of the account',
+      needs: ['loginRes', 'account'],
+      async run(ctx: C) {
+        const a = ctx.state.account!;
+        const res = ctx.state.loginRes!;
+        const user = record(record(res.data?.login)?.user_data);
+        if (!user) ctx.fail('expected user_data to be an object', res.exchange);
+        const got = { firstname: user.firstname, lastname: user.lastname, email: user.email };
+        const want = { firstname: a.firstname, lastname: a.lastname, email: a.email };
+        ctx.expect(
+          JSON.stringify(got) === JSON.stringify(want),
+          `expected user_data ${JSON.stringify(want)}, got ${JSON.stringify(got)}`,
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-LOGIN-04',
+      title: 'login with a wrong password or an unknown e-mail is refused and returns no token',
+      needs: ['account'],
+      async run(ctx: C) {
+        const a = ctx.state.account!;
+        for (const [what, vars] of [
+          ['wrong password', { email: a.email, password: `${a.password}x` }],
+          ['unknown e-mail', { email: ctx.names.email(), password: a.password }],
+        ] as const) {
+          const res = await op(ctx, 'login', vars);
+          const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+          ctx.expect(!(typeof token === 'string' && token.length > 0), `${what}: expected no token, got one`, res.exchange);
+        }
+      },
+    },
+    {
+      id: 'GQL-ENV-04',
+      title: 'a refused login says so (errors, status false, or a null login)',
+      needs: ['account'],
+      async run(ctx: C) {
+        const a = ctx.state.account!;
+        const res = await op(ctx, 'login', { email: a.email, password: `${a.password}x` });
+        expectRefused(ctx, res, 'login', 'login with a wrong password');
+      },
+    },
+    {
+      id: 'GQL-REG-03',
+      title: 'a second register with an e-mail already registered is refused',
+      needs: ['account'],
+      async run(ctx: C) {
+        const again = { ...freshAccount(ctx), email: ctx.state.account!.email };
+        const res = await register(ctx, again);
+        ctx.expect(
+          res.data?.register !== true || hasErrors(res.errors),
+          'expected the duplicate e-mail to be refused, got register: true',
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-REG-02',
+      title: 'register without firstname, email or password is refused (all CustomerInput fields are required)',
+      async run(ctx: C) {
+        for (const field of ['firstname', 'email', 'password'] as const) {
+          const account = freshAccount(ctx);
+          const input = customerInput(ctx, account, phoneForm(ctx) ?? 'string');
+          delete input[field];
+          if (field === 'password') delete input.confirm;
+          // Sent without the suite's request-schema check: the missing field is the point.
+          const res = await gql(ctx).run('register', { input });
+          ctx.expect(
+            res.data?.register !== true || hasErrors(res.errors),
+            `register without ${field}: expected a refusal, got register: true`,
+            res.exchange,
+          );
+          if (field === 'firstname') {
+            const loggedIn = await loginWorks(ctx, account);
+            if (loggedIn)
+              ctx.fail('register without firstname was refused, yet the account can log in', res.exchange, loggedIn.exchange);
+          }
+        }
+      },
+    },
+    {
+      id: 'GQL-REG-06',
+      title: 'register whose confirm differs from password is refused',
+      async run(ctx: C) {
+        const account = freshAccount(ctx);
+        const input = { ...customerInput(ctx, account, phoneForm(ctx) ?? 'string'), confirm: `${account.password}-other` };
+        const res = await op(ctx, 'register', { input });
+        ctx.expect(
+          res.data?.register !== true || hasErrors(res.errors),
+          'expected a refusal when confirm differs from password, got register: true',
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-REG-05',
+      title: 'a password of letters, digits and special characters works; records whether letters alone are refused (AMB-GQL-03)',
+      async run(ctx: C) {
+        const account = { ...freshAccount(ctx), password: `Ab1-#$%&*-${ctx.names.label('p')}` };
+        const res = await register(ctx, account);
+        ctx.expect(
+          res.data?.register === true,
+          `expected register: true for password of letters, digits and special characters, got ${refusal(res, 'register')}`,
+          res.exchange,
+        );
+        await login(ctx, account);
+        const lettersOnly = { ...freshAccount(ctx), password: 'OnlyLettersHere' };
+        const probe = await gql(ctx).run('register', { input: customerInput(ctx, lettersOnly, phoneForm(ctx) ?? 'string') });
+        ctx.choose('AMB-GQL-03', probe.data?.register === true && !hasErrors(probe.errors) ? 'charset' : 'composition');
+      },
+    },
+    noSecretsCheck<AuthState>(),
+  ],
+};

@@ -1,0 +1,345 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import type { GraphQLResult } from '../../../graphql/client.js';
+import {
+  accepted,
+  addToCart,
+  cartLines,
+  emptyCart,
+  emptyCartForm,
+  expectRefused,
+  expectSelection,
+  newSession,
+  num,
+  op,
+  productId,
+  quantityOf,
+  record,
+  refusal,
+  short,
+  validateData,
+} from '../client.js';
+import { noSecretsCheck } from './common.js';
+import { forgedTokens, malformedTokens } from './tokens.js';
+
+/** The cart mutations with a bearer token: add, update, delete, empty ("4. Endpoints", "1. What the service does"). */
+interface CartState {
+  token: string;
+  product: string;
+  first: GraphQLResult;
+  /** The latest cart summary seen. */
+  summary: unknown;
+  emptied: boolean;
+}
+type C = CheckContext<CartState>;
+
+/** Adds `quantity` of the product with the token; fails unless accepted; remembers the summary. */
+async function add(ctx: C, quantity: number): Promise<{ res: GraphQLResult; summary: unknown }> {
+  const res = await addToCart(ctx, ctx.state.token!, ctx.state.product!, quantity);
+  const summary = accepted(ctx, res, 'addProductToCart');
+  ctx.state.summary = summary;
+  return { res, summary };
+}
+
+function lineIds(summary: unknown, product: string): string[] {
+  return cartLines(summary)
+    .filter((l) => String(l.product_id) === product)
+    .map((l) => String(l.cart_id));
+}
+
+export const cartArea: AreaSpec<CartState> = {
+  interface: 'graphql',
+  name: 'cart',
+  checks: [
+    {
+      id: 'GQL-CART-03',
+      title: 'addProductToCart with empty options is accepted for a product without required options (AMB-GQL-04)',
+      async run(ctx: C) {
+        const product = productId(ctx);
+        const session = await newSession(ctx);
+        Object.assign(ctx.state, { token: session.token, product });
+        ctx.onTeardown(async () => {
+          await emptyCart(ctx, { token: session.token });
+        });
+        const { res } = await add(ctx, 1);
+        ctx.state.first = res;
+      },
+    },
+    {
+      id: 'GQL-CART-01',
+      title: 'the Cart summary has its fields with the document types',
+      needs: ['first'],
+      async run(ctx: C) {
+        const res = ctx.state.first!;
+        const summary = record(res.data?.addProductToCart);
+        if (!summary) ctx.fail('expected the cart summary to be an object', res.exchange);
+        ctx.expect(Array.isArray(summary.items), `expected items to be a list, got ${short(summary.items)}`, res.exchange);
+        // The lines are GQL-CART-02's subject: judge the summary's own fields here.
+        ctx.validate('graphql/schemas/cart-summary.schema.json', { ...summary, items: [] }, res.exchange, 'cart summary');
+      },
+    },
+    {
+      id: 'GQL-CART-02',
+      title: 'every cart line has the cart line fields (image a relative path)',
+      needs: ['first'],
+      async run(ctx: C) {
+        const res = ctx.state.first!;
+        const items = record(res.data?.addProductToCart)?.items;
+        ctx.expect(
+          Array.isArray(items) && items.length > 0,
+          'expected at least one cart line after adding a product',
+          res.exchange,
+        );
+        items.forEach((line, i) => {
+          ctx.validate('graphql/schemas/cart-line.schema.json', line, res.exchange, `items[${i}]`);
+        });
+      },
+    },
+    {
+      id: 'GQL-ENV-03',
+      title: 'addProductToCart returns exactly the selected fields',
+      needs: ['first'],
+      async run(ctx: C) {
+        expectSelection(ctx, ctx.state.first!);
+      },
+    },
+    {
+      id: 'GQL-CART-04',
+      title: 'after adding 1 of the product the cart holds a line of that product with quantity 1',
+      needs: ['first'],
+      async run(ctx: C) {
+        const res = ctx.state.first!;
+        const summary = res.data?.addProductToCart;
+        const q = quantityOf(summary, ctx.state.product!);
+        ctx.expect(
+          q === 1,
+          `expected product ${ctx.state.product} with quantity 1 in a new cart, found quantity ${q} (lines: ${short(cartLines(summary).map((l) => ({ product_id: l.product_id, quantity: l.quantity })))})`,
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-CART-05',
+      title: 'each line total is price times quantity and subtotal is the sum of the line totals',
+      needs: ['summary'],
+      async run(ctx: C) {
+        const { res, summary } = await add(ctx, 1);
+        const lines = cartLines(summary);
+        if (lines.length === 0) ctx.fail('expected at least one line', res.exchange);
+        let sum = 0;
+        for (const l of lines) {
+          const price = num(l.price);
+          const quantity = num(l.quantity);
+          const total = num(l.total);
+          if (price === undefined || quantity === undefined || total === undefined)
+            ctx.skip(
+              `line price, quantity or total is not a number (types not shown, NS-GQL-12): ${short({ price: l.price, quantity: l.quantity, total: l.total })}`,
+            );
+          ctx.expect(
+            Math.abs(price * quantity - total) < 0.01,
+            `line ${String(l.cart_id)}: expected total = price x quantity = ${price * quantity}, got ${total}`,
+            res.exchange,
+          );
+          sum += total;
+        }
+        const subtotal = num(record(summary)?.subtotal);
+        ctx.expect(
+          subtotal !== undefined && Math.abs(subtotal - sum) < 0.01,
+          `expected subtotal = sum of line totals = ${sum}, got ${short(record(summary)?.subtotal)}`,
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-CART-06',
+      title: 'updateCartProduct of an own line returns true',
+      needs: ['summary'],
+      async run(ctx: C) {
+        const [cartId, ...rest] = lineIds(ctx.state.summary, ctx.state.product!);
+        if (!cartId) ctx.skip('no line of the product to update');
+        // A target that keeps one line per add: fold the cart down to one line first.
+        for (const id of rest) await op(ctx, 'deleteCartProduct', { cart_id: id }, { token: ctx.state.token! });
+        const res = await op(ctx, 'updateCartProduct', { cart_id: cartId, quantity: 3 }, { token: ctx.state.token! });
+        validateData(ctx, res, 'updateCartProduct');
+        ctx.expect(
+          res.data?.updateCartProduct === true,
+          `expected updateCartProduct: true, got ${refusal(res, 'updateCartProduct') ?? short(res.data?.updateCartProduct)}`,
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-CART-07',
+      title: 'after updateCartProduct to 3 and adding 1 more, the cart holds 4 of the product',
+      needs: ['summary'],
+      async run(ctx: C) {
+        const { res, summary } = await add(ctx, 1);
+        const q = quantityOf(summary, ctx.state.product!);
+        ctx.expect(q === 4, `expected quantity 3 (updated) + 1 (added) = 4, found ${q}`, res.exchange);
+      },
+    },
+    {
+      id: 'GQL-CART-08',
+      title: 'deleteCartProduct of own lines returns true',
+      needs: ['summary'],
+      async run(ctx: C) {
+        const ids = lineIds(ctx.state.summary, ctx.state.product!);
+        if (ids.length === 0) ctx.skip('no line of the product to delete');
+        for (const id of ids) {
+          const res = await op(ctx, 'deleteCartProduct', { cart_id: id }, { token: ctx.state.token! });
+          validateData(ctx, res, 'deleteCartProduct');
+          ctx.expect(
+            res.data?.deleteCartProduct === true,
+            `expected deleteCartProduct: true for cart_id ${id}, got ${refusal(res, 'deleteCartProduct') ?? short(res.data?.deleteCartProduct)}`,
+            res.exchange,
+          );
+        }
+      },
+    },
+    {
+      id: 'GQL-CART-09',
+      title: 'after deleting the lines of the product and adding 1, the cart holds 1 of it',
+      needs: ['summary'],
+      async run(ctx: C) {
+        const { res, summary } = await add(ctx, 1);
+        const q = quantityOf(summary, ctx.state.product!);
+        ctx.expect(q === 1, `expected the deleted lines gone (quantity 1 after adding 1), found ${q}`, res.exchange);
+      },
+    },
+    {
+      id: 'GQL-CART-11',
+      title: 'emptyCart is accepted; records whether its result is a scalar or an object (AMB-GQL-05)',
+      needs: ['token'],
+      async run(ctx: C) {
+        const res = await emptyCart(ctx, { token: ctx.state.token! });
+        accepted(ctx, res, 'emptyCart');
+        validateData(ctx, res, 'emptyCart');
+        ctx.state.emptied = true;
+      },
+    },
+    {
+      id: 'GQL-CART-10',
+      title: 'after emptyCart, adding 2 of the product leaves exactly one line with quantity 2',
+      needs: ['emptied'],
+      async run(ctx: C) {
+        const { res, summary } = await add(ctx, 2);
+        const lines = cartLines(summary);
+        const only = lines[0];
+        ctx.expect(
+          lines.length === 1 && only && String(only.product_id) === ctx.state.product && num(only.quantity) === 2,
+          `expected one line (product ${ctx.state.product}, quantity 2), got ${short(lines.map((l) => ({ product_id: l.product_id, quantity: l.quantity })))}`,
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-CART-12',
+      title: 'addProductToCart with a product_id no product has is refused and adds no line',
+      needs: ['token'],
+      async run(ctx: C) {
+        const missing = '987654321';
+        const res = await addToCart(ctx, ctx.state.token!, missing, 1);
+        const why = refusal(res, 'addProductToCart');
+        if (!why) {
+          const found = cartLines(res.data?.addProductToCart).some((l) => String(l.product_id) === missing);
+          ctx.expect(
+            !found,
+            `expected product ${missing} (no such product) to be refused, but the cart now holds it`,
+            res.exchange,
+          );
+          ctx.note('the unknown product was not refused with an error, but no line was added');
+        }
+      },
+    },
+    {
+      id: 'GQL-CART-13',
+      title: 'quantity 0 or negative is refused or adds nothing, and never answers 5xx',
+      needs: ['token', 'product'],
+      async run(ctx: C) {
+        for (const quantity of [0, -1]) {
+          const res = await addToCart(ctx, ctx.state.token!, ctx.state.product!, quantity);
+          ctx.expect(
+            (res.exchange.response?.status ?? 500) < 500,
+            `quantity ${quantity}: expected no 5xx, got ${res.exchange.response?.status ?? res.exchange.error}`,
+            res.exchange,
+          );
+          const bad = cartLines(res.data?.addProductToCart).filter((l) => (num(l.quantity) ?? 1) <= 0);
+          ctx.expect(
+            bad.length === 0,
+            `quantity ${quantity}: the cart now holds a line with quantity ${short(bad[0]?.quantity)}`,
+            res.exchange,
+          );
+        }
+      },
+    },
+    {
+      id: 'GQL-AUTH-03',
+      title: 'every cart mutation without a bearer token is refused and changes nothing',
+      needs: ['token', 'product'],
+      async run(ctx: C) {
+        const before = await add(ctx, 1);
+        const base = quantityOf(before.summary, ctx.state.product!);
+        const [line] = lineIds(before.summary, ctx.state.product!);
+        const cartId = line ?? '1';
+        if (!emptyCartForm(ctx)) ctx.note('emptyCart was sent in its scalar reading (the probe had not run)');
+        const cases: [string, string, Promise<GraphQLResult>][] = [
+          ['addProductToCart', 'addProductToCart', addToCart(ctx, undefined, ctx.state.product!, 5)],
+          ['updateCartProduct', 'updateCartProduct', op(ctx, 'updateCartProduct', { cart_id: cartId, quantity: 9 })],
+          ['deleteCartProduct', 'deleteCartProduct', op(ctx, 'deleteCartProduct', { cart_id: cartId })],
+          ['addCoupon', 'addCoupon', op(ctx, 'addCoupon', { code: ctx.data('SFC_GQL_COUPON') ?? 'SFC-ANY' })],
+          ['emptyCart', 'emptyCart', emptyCart(ctx, {})],
+        ];
+        for (const [what, field, pending] of cases) {
+          const res = await pending;
+          const why = expectRefused(ctx, res, field, `${what} without a token`);
+          if (res.exchange.response && res.exchange.response.status >= 500)
+            ctx.note(`${what} without a token was refused with HTTP ${res.exchange.response.status}: ${why}`);
+        }
+        const after = await add(ctx, 1);
+        const q = quantityOf(after.summary, ctx.state.product!);
+        ctx.expect(
+          q === base + 1,
+          `expected the token-less calls to change nothing (quantity ${base} + 1 = ${base + 1}), found ${q}`,
+          after.res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-AUTH-04',
+      title: 'a malformed bearer token (not a JWT, altered signature) is refused',
+      needs: ['token', 'product'],
+      async run(ctx: C) {
+        for (const bad of malformedTokens(ctx.state.token!)) {
+          const res = await addToCart(ctx, bad.token, ctx.state.product!, 1);
+          expectRefused(ctx, res, 'addProductToCart', `addProductToCart with ${bad.label}`);
+        }
+      },
+    },
+    {
+      id: 'GQL-AUTH-05',
+      title: 'a token the service did not sign (RS256 with a foreign key, alg none) is refused',
+      needs: ['token', 'product'],
+      async run(ctx: C) {
+        for (const bad of await forgedTokens(ctx.state.token!)) {
+          const res = await addToCart(ctx, bad.token, ctx.state.product!, 1);
+          expectRefused(ctx, res, 'addProductToCart', `addProductToCart with ${bad.label}`);
+        }
+      },
+    },
+    {
+      id: 'GQL-AUTH-02',
+      title: 'add, update, delete and empty are each accepted with Authorization: Bearer <token>',
+      needs: ['token', 'product'],
+      async run(ctx: C) {
+        const token = ctx.state.token!;
+        const { summary } = await add(ctx, 1);
+        const [cartId] = lineIds(summary, ctx.state.product!);
+        if (!cartId) ctx.fail('expected a line of the product after adding it');
+        accepted(ctx, await op(ctx, 'updateCartProduct', { cart_id: cartId, quantity: 2 }, { token }), 'updateCartProduct');
+        accepted(ctx, await op(ctx, 'deleteCartProduct', { cart_id: cartId }, { token }), 'deleteCartProduct');
+        accepted(ctx, await emptyCart(ctx, { token }), 'emptyCart');
+      },
+    },
+    noSecretsCheck<CartState>(),
+  ],
+};

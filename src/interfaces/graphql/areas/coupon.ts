@@ -1,0 +1,132 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import type { GraphQLResult } from '../../../graphql/client.js';
+import {
+  accepted,
+  addToCart,
+  emptyCart,
+  expectSelection,
+  newSession,
+  num,
+  op,
+  productId,
+  record,
+  refusal,
+  short,
+  validateData,
+} from '../client.js';
+import { noSecretsCheck } from './common.js';
+
+/** addCoupon ("4. Endpoints", Coupon result in "2. Resources and their fields"). */
+interface CouponState {
+  token: string;
+  product: string;
+  code: string;
+  applied: GraphQLResult;
+}
+type C = CheckContext<CouponState>;
+
+function couponCode(ctx: C): string {
+  return ctx.data('SFC_GQL_COUPON') ?? ctx.skip('SFC_GQL_COUPON is not set: no valid coupon code to apply');
+}
+
+export const couponArea: AreaSpec<CouponState> = {
+  interface: 'graphql',
+  name: 'coupon',
+  checks: [
+    {
+      id: 'GQL-COUP-03',
+      title: 'addCoupon with a code no coupon has is refused',
+      async run(ctx: C) {
+        const product = productId(ctx);
+        const session = await newSession(ctx);
+        Object.assign(ctx.state, { token: session.token, product });
+        ctx.onTeardown(async () => {
+          await emptyCart(ctx, { token: session.token });
+        });
+        accepted(ctx, await addToCart(ctx, session.token, product, 1), 'addProductToCart');
+        const unknown = `NOPE${ctx.names.username()}`.slice(0, 20);
+        const res = await op(ctx, 'addCoupon', { code: unknown }, { token: session.token });
+        const why = refusal(res, 'addCoupon');
+        if (!why) {
+          // Not refused outright: acceptable only if nothing was applied (the error shape is not shown).
+          const result = record(res.data?.addCoupon);
+          const discount = num(result?.coupon_discount);
+          ctx.expect(
+            result?.coupon_code !== unknown && (discount === undefined || discount >= 0),
+            `expected the unknown code to be refused, got ${short(result)}`,
+            res.exchange,
+          );
+          ctx.note('the unknown code was not refused with an error, but no discount was applied');
+        }
+      },
+    },
+    {
+      id: 'GQL-COUP-01',
+      title: 'addCoupon with a valid code returns the Coupon result (sort_order integers)',
+      needs: ['token'],
+      async run(ctx: C) {
+        const code = couponCode(ctx);
+        const res = await op(ctx, 'addCoupon', { code }, { token: ctx.state.token! });
+        accepted(ctx, res, 'addCoupon');
+        ctx.state.code = code;
+        ctx.state.applied = res;
+        validateData(ctx, res, 'addCoupon');
+      },
+    },
+    {
+      id: 'GQL-ENV-03',
+      title: 'addCoupon returns exactly the selected fields',
+      needs: ['applied'],
+      async run(ctx: C) {
+        expectSelection(ctx, ctx.state.applied!);
+      },
+    },
+    {
+      id: 'GQL-COUP-02',
+      title: 'coupon_discount is negative when the coupon applies',
+      needs: ['applied'],
+      async run(ctx: C) {
+        const res = ctx.state.applied!;
+        const discount = record(res.data?.addCoupon)?.coupon_discount;
+        const n = num(discount);
+        ctx.expect(n !== undefined && n < 0, `expected a negative coupon_discount, got ${short(discount)}`, res.exchange);
+      },
+    },
+    {
+      id: 'GQL-COUP-04',
+      title: 'coupon_code of the Coupon result is the code applied',
+      needs: ['applied', 'code'],
+      async run(ctx: C) {
+        const res = ctx.state.applied!;
+        const got = record(res.data?.addCoupon)?.coupon_code;
+        ctx.expect(
+          String(got) === ctx.state.code,
+          `expected coupon_code ${JSON.stringify(ctx.state.code)}, got ${short(got)}`,
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-COUP-05',
+      title: 'the next cart summary carries the coupon_code and a negative coupon_discount',
+      needs: ['applied', 'code', 'product'],
+      async run(ctx: C) {
+        const res = await addToCart(ctx, ctx.state.token!, ctx.state.product!, 1);
+        const summary = record(accepted(ctx, res, 'addProductToCart'));
+        const discount = num(summary?.coupon_discount);
+        ctx.expect(
+          String(summary?.coupon_code) === ctx.state.code,
+          `expected coupon_code ${JSON.stringify(ctx.state.code)}, got ${short(summary?.coupon_code)}`,
+          res.exchange,
+        );
+        ctx.expect(
+          discount !== undefined && discount < 0,
+          `expected a negative coupon_discount, got ${short(summary?.coupon_discount)}`,
+          res.exchange,
+        );
+      },
+    },
+    noSecretsCheck<CouponState>(),
+  ],
+};

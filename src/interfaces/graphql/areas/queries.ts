@@ -1,0 +1,194 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { errorMessages, type GraphQLResult } from '../../../graphql/client.js';
+import { type Account, accepted, expectSelection, newSession, op, record, refusal, short, validateData } from '../client.js';
+import { noSecretsCheck } from './common.js';
+
+/** customerByEmail and orders ("4. Endpoints" rows 8-9, paging in "1. What the service does"). */
+interface QueriesState {
+  a: Account & { token: string };
+  customer: GraphQLResult;
+  orders: GraphQLResult;
+}
+type C = CheckContext<QueriesState>;
+
+/** The records of a customerByEmail result: one object or a list (AMB-GQL-06). */
+function customers(v: unknown): Record<string, unknown>[] {
+  const list = Array.isArray(v) ? v : v === null || v === undefined ? [] : [v];
+  return list.filter((x): x is Record<string, unknown> => record(x) !== undefined);
+}
+
+function orderList(res: GraphQLResult): Record<string, unknown>[] | undefined {
+  const v = res.data?.orders;
+  return Array.isArray(v) ? v.filter((x): x is Record<string, unknown> => record(x) !== undefined) : undefined;
+}
+
+export const queriesArea: AreaSpec<QueriesState> = {
+  interface: 'graphql',
+  name: 'queries',
+  checks: [
+    {
+      id: 'GQL-CUST-01',
+      title: 'customerByEmail returns firstname, lastname and email (AMB-GQL-06)',
+      async run(ctx: C) {
+        const a = await newSession(ctx);
+        ctx.state.a = a;
+        const res = await op(ctx, 'customerByEmail', { email: a.email }, { token: a.token });
+        if (
+          errorMessages(res.errors).some((m) =>
+            /unknown argument|argument "email"|has no argument|Cannot query field "customerByEmail"/i.test(m),
+          ) &&
+          !res.data?.customerByEmail
+        )
+          ctx.skip(
+            `the argument of customerByEmail is not shown (NS-GQL-04) and the target does not take "email: String!": ${errorMessages(res.errors).join('; ')}`,
+          );
+        const v = accepted(ctx, res, 'customerByEmail');
+        validateData(ctx, res, 'customerByEmail');
+        ctx.choose('AMB-GQL-06', Array.isArray(v) ? 'list' : 'object');
+        ctx.expect(
+          customers(v).length > 0,
+          'expected at least one record for a registered e-mail, got an empty list',
+          res.exchange,
+        );
+        ctx.state.customer = res;
+      },
+    },
+    {
+      id: 'GQL-ENV-03',
+      title: 'customerByEmail returns exactly the selected fields',
+      needs: ['customer'],
+      async run(ctx: C) {
+        expectSelection(ctx, ctx.state.customer!);
+      },
+    },
+    {
+      id: 'GQL-CUST-02',
+      title: 'the record is the customer who has the e-mail',
+      needs: ['customer', 'a'],
+      async run(ctx: C) {
+        const a = ctx.state.a!;
+        const res = ctx.state.customer!;
+        const list = customers(res.data?.customerByEmail);
+        const want = { firstname: a.firstname, lastname: a.lastname, email: a.email };
+        const ok =
+          list.length > 0 &&
+          list.every((c) => c.email === a.email) &&
+          list.some((c) => c.firstname === a.firstname && c.lastname === a.lastname);
+        ctx.expect(ok, `expected ${JSON.stringify(want)}, got ${short(res.data?.customerByEmail)}`, res.exchange);
+      },
+    },
+    {
+      id: 'GQL-CUST-03',
+      title: 'customerByEmail gives no record of a customer to another customer or to a caller without a token',
+      needs: ['a', 'customer'],
+      async run(ctx: C) {
+        const a = ctx.state.a!;
+        const b = await newSession(ctx);
+        for (const [who, token] of [
+          ['another customer', b.token],
+          ['no token', undefined],
+        ] as const) {
+          const res = await op(ctx, 'customerByEmail', { email: a.email }, token ? { token } : {});
+          const leaked = refusal(res, 'customerByEmail')
+            ? []
+            : customers(res.data?.customerByEmail).filter((c) => c.email === a.email);
+          ctx.expect(
+            leaked.length === 0,
+            `${who}: customerByEmail disclosed the record of ${a.email}: ${short(leaked[0])}`,
+            res.exchange,
+          );
+        }
+      },
+    },
+    {
+      id: 'GQL-ORD-01',
+      title: 'orders(start, limit) returns a list of entries with order_id',
+      needs: ['a'],
+      async run(ctx: C) {
+        const res = await op(ctx, 'orders', { start: 0, limit: 5 }, { token: ctx.state.a!.token });
+        const v = accepted(ctx, res, 'orders');
+        ctx.expect(Array.isArray(v), `expected orders to be a list, got ${short(v)}`, res.exchange);
+        validateData(ctx, res, 'orders');
+        ctx.state.orders = res;
+      },
+    },
+    {
+      id: 'GQL-ENV-03',
+      title: 'orders returns exactly the selected fields',
+      needs: ['orders'],
+      async run(ctx: C) {
+        expectSelection(ctx, ctx.state.orders!);
+      },
+    },
+    {
+      id: 'GQL-ORD-02',
+      title: 'orders returns at most limit entries (limits 1 and 2, with and without the token)',
+      needs: ['a'],
+      async run(ctx: C) {
+        let seen = 0;
+        for (const token of [ctx.state.a!.token, undefined])
+          for (const limit of [1, 2]) {
+            const res = await op(ctx, 'orders', { start: 0, limit }, token ? { token } : {});
+            const list = orderList(res);
+            if (!list) {
+              if (token)
+                ctx.fail(
+                  `orders with the token: expected a list, got ${refusal(res, 'orders') ?? short(res.data?.orders)}`,
+                  res.exchange,
+                );
+              continue; // whether orders needs a token is not shown (NS-GQL-05)
+            }
+            seen = Math.max(seen, list.length);
+            ctx.expect(
+              list.length <= limit,
+              `limit ${limit}: expected at most ${limit} entries, got ${list.length}`,
+              res.exchange,
+            );
+          }
+        if (seen === 0) ctx.note('no orders were visible to a new customer, so the limit could only be seen on empty lists');
+      },
+    },
+    {
+      id: 'GQL-ORD-03',
+      title: 'start is an offset: (start 1, limit 1) is the second entry of (start 0, limit 2)',
+      needs: ['a'],
+      async run(ctx: C) {
+        for (const token of [ctx.state.a!.token, undefined]) {
+          const opts = token ? { token } : {};
+          const two = await op(ctx, 'orders', { start: 0, limit: 2 }, opts);
+          const page = orderList(two);
+          const second = page?.[1];
+          if (!second) continue;
+          const next = await op(ctx, 'orders', { start: 1, limit: 1 }, opts);
+          const got = orderList(next)?.[0];
+          ctx.expect(
+            got && String(got.order_id) === String(second.order_id),
+            `expected order_id ${short(second.order_id)} at start 1, got ${short(got?.order_id)}`,
+            two.exchange,
+            next.exchange,
+          );
+          return;
+        }
+        ctx.skip('fewer than 2 orders are visible (a new customer has none, and document 3 has no operation that places one)');
+      },
+    },
+    {
+      id: 'GQL-ORD-04',
+      title: "a new customer's orders list, and orders without a token, show no other customer's orders",
+      needs: ['a'],
+      async run(ctx: C) {
+        for (const token of [ctx.state.a!.token, undefined]) {
+          const res = await op(ctx, 'orders', { start: 0, limit: 5 }, token ? { token } : {});
+          const list = orderList(res) ?? [];
+          ctx.expect(
+            list.length === 0,
+            `${token ? "a new customer's token" : 'no token'}: expected no orders (a new customer has placed none), got ${list.length}: ${short(list.slice(0, 3))}`,
+            res.exchange,
+          );
+        }
+      },
+    },
+    noSecretsCheck<QueriesState>(),
+  ],
+};

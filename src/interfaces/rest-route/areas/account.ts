@@ -1,0 +1,175 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type LoginField, loginProbe, type Provisioned, postLogin, provision } from '../accounts.js';
+import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, shown } from '../client.js';
+import { expectAccepted, expectRefused } from '../refusals.js';
+import { sweepChecks } from '../sweep.js';
+
+// Store info (row 11) and the forgotten-password flow (rows 12 to 14): code, update, then the
+// new password logs in and the old one no longer does.
+
+interface AccountState {
+  me: Provisioned;
+  other: Provisioned;
+  loginField: LoginField;
+  oldPassword: string;
+  newPassword: string;
+}
+type C = CheckContext<AccountState>;
+
+const me = (ctx: C): Provisioned => ctx.state.me as Provisioned;
+
+export const accountArea: AreaSpec<AccountState> = {
+  interface: 'rest-route',
+  name: 'account',
+  checks: [
+    {
+      id: 'RR-ACCT-01',
+      title: 'GET account answers with the store info and language',
+      run: async (ctx: C) => {
+        ctx.state.me = await provision(ctx);
+        const ex = await call(ctx, 'GET', ROUTES.account, { session: me(ctx).session });
+        envelope(ctx, ex, 'account-account.get');
+      },
+    },
+    {
+      id: 'RR-ACCT-02',
+      title: 'the store languages include the code of the language object',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.account, { session: me(ctx).session });
+        const body = bodyOf(ex);
+        const code = asRecord(body?.language)?.code;
+        const langs = dataOf(body).languages;
+        const codes = Array.isArray(langs) ? langs.map((l) => asRecord(l)?.code) : [];
+        ctx.expect(
+          codes.includes(code),
+          `language.code ${JSON.stringify(code)} is not among the store languages ${JSON.stringify(codes)}`,
+          ex,
+        );
+      },
+    },
+    {
+      id: 'RR-PWD-01',
+      title: 'GET forgotten with the token answers with data [] and language (AMB-RR-06)',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const plain = await call(ctx, 'GET', ROUTES.forgotten, { session: me(ctx).session });
+        if (bodyOf(plain)?.status === true) {
+          ctx.choose('AMB-RR-06', 'token-only');
+          envelope(ctx, plain, 'account-forgotten.get');
+          return;
+        }
+        const withEmail = await call(ctx, 'GET', ROUTES.forgotten, {
+          session: me(ctx).session,
+          query: { email: me(ctx).account.fields.email },
+        });
+        ctx.choose('AMB-RR-06', 'with-email');
+        envelope(ctx, withEmail, 'account-forgotten.get');
+      },
+    },
+    {
+      id: 'RR-PWD-02',
+      title: 'POST forgotten with a registered e-mail returns an integer otp and the e-mail',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const email = me(ctx).account.fields.email;
+        const ex = await call(ctx, 'POST', ROUTES.forgotten, { session: me(ctx).session, json: { email } });
+        const body = envelope(ctx, ex, 'account-forgotten.post');
+        ctx.expect(dataOf(body).email === email, `expected data.email ${email}, got ${JSON.stringify(dataOf(body).email)}`, ex);
+      },
+    },
+    {
+      id: 'RR-SEC-03',
+      title: 'the one-time code is not disclosed in the forgotten-password response',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'POST', ROUTES.forgotten, {
+          session: me(ctx).session,
+          json: { email: me(ctx).account.fields.email },
+        });
+        ctx.expect(
+          dataOf(bodyOf(ex)).otp === undefined,
+          'the response carries the one-time code (as the document specifies): anyone who can call the endpoint reads it; a finding, not a conformance failure',
+          ex,
+        );
+      },
+    },
+    {
+      id: 'RR-PWD-03',
+      title: 'POST forgotten with an e-mail address that is not valid is refused',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'POST', ROUTES.forgotten, { session: me(ctx).session, json: { email: 'not-an-email' } });
+        expectRefused(ctx, ex, 'POST forgotten with "not-an-email"', ['error_email', 'email']);
+      },
+    },
+    {
+      id: 'RR-PWD-06',
+      title: 'POST updatepassword without the password is refused and changes nothing',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const { account, session } = me(ctx);
+        const probe = await loginProbe(ctx, account);
+        if (!probe.field)
+          ctx.skip(`login with the registered credentials was refused: ${probe.exchanges.map(shown).join(' | ')}`);
+        ctx.state.loginField = probe.field;
+        const ex = await call(ctx, 'POST', ROUTES.updatePassword, { session, json: { email: account.fields.email } });
+        expectRefused(ctx, ex, 'updatepassword without a password', ['error_password', 'password']);
+        const again = await postLogin(ctx, probe.field, account.fields);
+        expectAccepted(ctx, again, 'login with the unchanged password after the refused update');
+      },
+    },
+    {
+      id: 'RR-PWD-04',
+      title: 'POST updatepassword with email and a new password succeeds with data []',
+      needs: ['me', 'loginField'],
+      run: async (ctx: C) => {
+        const { account, session } = me(ctx);
+        const next = ctx.names.password();
+        const ex = await call(ctx, 'POST', ROUTES.updatePassword, {
+          session,
+          json: { email: account.fields.email, password: next },
+        });
+        envelope(ctx, ex, 'account-forgotten-updatepassword.post');
+        ctx.state.oldPassword = account.fields.password;
+        ctx.state.newPassword = next;
+      },
+    },
+    {
+      id: 'RR-PWD-05',
+      title: 'after the update the new password logs in and the old one is refused',
+      needs: ['newPassword', 'oldPassword', 'loginField'],
+      run: async (ctx: C) => {
+        const { account } = me(ctx);
+        const field = ctx.state.loginField as LoginField;
+        const fresh = await postLogin(ctx, field, account.fields, ctx.state.newPassword);
+        expectAccepted(ctx, fresh, 'login with the new password');
+        const stale = await postLogin(ctx, field, account.fields, ctx.state.oldPassword);
+        expectRefused(ctx, stale, 'login with the old password');
+      },
+    },
+    {
+      id: 'RR-SEC-04',
+      title: "one customer's token cannot set another customer's password",
+      needs: ['me', 'loginField'],
+      run: async (ctx: C) => {
+        const victim = me(ctx).account;
+        const other = await provision(ctx, victim.reading);
+        const chosen = `Hijack-${ctx.names.runId}!9`;
+        const ex = await call(ctx, 'POST', ROUTES.updatePassword, {
+          session: other.session,
+          json: { email: victim.fields.email, password: chosen },
+        });
+        const login = await postLogin(ctx, ctx.state.loginField as LoginField, victim.fields, chosen);
+        ctx.expect(
+          bodyOf(login)?.status !== true,
+          "another customer's token set this customer's password (the update needs no code): a finding, not a conformance failure",
+          ex,
+          login,
+        );
+      },
+    },
+    ...sweepChecks<AccountState>(),
+  ],
+};

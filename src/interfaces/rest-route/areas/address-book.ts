@@ -1,0 +1,394 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
+import { type Provisioned, provision } from '../accounts.js';
+import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, type Session, shown } from '../client.js';
+import { expectAccepted, expectRefused } from '../refusals.js';
+import { sweepChecks } from '../sweep.js';
+
+// The address book (rows 5 to 10): add, list, edit, delete, the limits of section 8, the two
+// delete refusals of section 7, and that one customer cannot touch another's addresses.
+
+interface AddressState {
+  a: Provisioned;
+  b: Provisioned;
+  countryId: number;
+  zoneId: number;
+  addr1: string;
+  addr2: string;
+  sent1: Record<string, unknown>;
+}
+type C = CheckContext<AddressState>;
+
+const ADDRESS_ERROR_KEYS = [
+  'error_firstname',
+  'error_lastname',
+  'error_address_1',
+  'error_city',
+  'error_postcode',
+  'error_country',
+  'error_zone',
+];
+
+function addBody(ctx: C, overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    firstname: 'Ada',
+    lastname: 'Sfc',
+    company: 'Conformance Ltd',
+    address_1: `${ctx.names.label('street')}`.slice(0, 40),
+    address_2: 'Floor 2',
+    city: 'Testville',
+    postcode: 'AB12 3CD',
+    country_id: ctx.state.countryId,
+    zone_id: ctx.state.zoneId,
+    ...overrides,
+  };
+}
+
+const session = (ctx: C, who: 'a' | 'b' = 'a'): Session => (ctx.state[who] as Provisioned).session;
+
+async function list(ctx: C, who: 'a' | 'b' = 'a'): Promise<{ ex: Exchange; addresses: Record<string, unknown>[] }> {
+  const ex = await call(ctx, 'GET', ROUTES.address, { session: session(ctx, who) });
+  const raw = dataOf(bodyOf(ex)).addresses;
+  const addresses = Array.isArray(raw) ? raw.map((x) => asRecord(x) ?? {}) : [];
+  return { ex, addresses };
+}
+
+const add = (ctx: C, body: Record<string, unknown>) =>
+  call(ctx, 'POST', ROUTES.addressAdd, { session: session(ctx), json: body });
+const del = (ctx: C, id: string | number, who: 'a' | 'b' = 'a') =>
+  call(ctx, 'POST', ROUTES.addressDelete, { session: session(ctx, who), json: { address_id: id } });
+const idOf = (ex: Exchange): string | undefined => {
+  const id = dataOf(bodyOf(ex)).address_id;
+  return typeof id === 'number' || typeof id === 'string' ? String(id) : undefined;
+};
+
+/** Adds an address the limits must accept, then removes it again so the book stays small. */
+async function acceptedAdd(ctx: C, what: string, overrides: Record<string, unknown>): Promise<void> {
+  const ex = await add(ctx, addBody(ctx, overrides));
+  expectAccepted(ctx, ex, what);
+  const id = idOf(ex);
+  if (id) await del(ctx, id);
+}
+
+async function refusedAdd(ctx: C, what: string, names: string[], overrides: Record<string, unknown>): Promise<void> {
+  const ex = await add(ctx, addBody(ctx, overrides));
+  expectRefused(ctx, ex, what, names);
+  const id = idOf(ex);
+  if (bodyOf(ex)?.status === true && id) await del(ctx, id);
+}
+
+function limitCheck(id: string, field: string, errorKey: string, min: number, max: number) {
+  return {
+    id,
+    title: `${field}: ${min} and ${max} characters accepted, ${min - 1} and ${max + 1} refused`,
+    needs: ['a', 'countryId', 'addr1'] as (keyof AddressState)[],
+    run: async (ctx: C) => {
+      const names = [errorKey, field];
+      await acceptedAdd(ctx, `add with a ${min}-character ${field}`, { [field]: 'a'.repeat(min) });
+      await acceptedAdd(ctx, `add with a ${max}-character ${field}`, { [field]: 'a'.repeat(max) });
+      if (min > 0) await refusedAdd(ctx, `add with a ${min - 1}-character ${field}`, names, { [field]: 'a'.repeat(min - 1) });
+      await refusedAdd(ctx, `add with a ${max + 1}-character ${field}`, names, { [field]: 'a'.repeat(max + 1) });
+    },
+  };
+}
+
+export const addressBookArea: AreaSpec<AddressState> = {
+  interface: 'rest-route',
+  name: 'address-book',
+  checks: [
+    {
+      id: 'RR-ADDR-02',
+      title: 'GET address/add answers with country_id and states mapping countries to zones',
+      run: async (ctx: C) => {
+        ctx.state.a = await provision(ctx);
+        ctx.state.b = await provision(ctx, ctx.state.a.account.reading);
+        const ex = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
+        const body = envelope(ctx, ex, 'account-address-add.get');
+        const states = asRecord(dataOf(body).states) ?? {};
+        const withZones = Object.entries(states).find(([, z]) => Array.isArray(z) && z.length > 0);
+        if (!withZones) ctx.skip('no country with zones in states: addresses cannot be added');
+        const zone = asRecord((withZones[1] as unknown[])[0]) ?? {};
+        ctx.state.countryId = Number(withZones[0]);
+        ctx.state.zoneId = Number(zone.zone_id);
+      },
+    },
+    {
+      id: 'RR-ADDR-03',
+      title: 'a country without zones maps to an empty array in states',
+      needs: ['a'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
+        const states = asRecord(dataOf(bodyOf(ex)).states) ?? {};
+        const bad = Object.entries(states).filter(([, z]) => !Array.isArray(z));
+        ctx.expect(bad.length === 0, `states of ${bad.map(([k]) => k).join(', ')} are not arrays`, ex);
+        if (!Object.values(states).some((z) => Array.isArray(z) && z.length === 0))
+          ctx.skip('states shows no country without zones, so the empty-array rule cannot be seen');
+      },
+    },
+    {
+      id: 'RR-ADDR-04',
+      title: 'POST address/add succeeds with an integer address_id and a success message',
+      needs: ['a', 'countryId'],
+      run: async (ctx: C) => {
+        const sent = addBody(ctx);
+        const ex = await add(ctx, sent);
+        envelope(ctx, ex, 'account-address-add.post');
+        ctx.state.addr1 = idOf(ex);
+        ctx.state.sent1 = sent;
+      },
+    },
+    {
+      id: 'RR-ADDR-01',
+      title: 'GET address lists the addresses (address_id a string, default 1 or 0) with language',
+      needs: ['addr1'],
+      run: async (ctx: C) => {
+        const { ex } = await list(ctx);
+        envelope(ctx, ex, 'account-address.get');
+      },
+    },
+    {
+      id: 'RR-ADDR-05',
+      title: 'the added address appears in the list with the fields sent',
+      needs: ['addr1', 'sent1'],
+      run: async (ctx: C) => {
+        const { ex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
+        ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+        for (const k of ['firstname', 'lastname', 'company', 'address_1', 'address_2', 'city', 'postcode'])
+          ctx.expect(
+            found[k] === ctx.state.sent1?.[k],
+            `listed ${k} is ${JSON.stringify(found[k])}, sent ${JSON.stringify(ctx.state.sent1?.[k])}`,
+            ex,
+          );
+      },
+    },
+    {
+      id: 'RR-ADDR-18',
+      title: 'the address field is the full address, holding address_1 and city',
+      needs: ['addr1', 'sent1'],
+      run: async (ctx: C) => {
+        const { ex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
+        ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+        const full = String(found.address ?? '');
+        for (const k of ['address_1', 'city'])
+          ctx.expect(full.includes(String(ctx.state.sent1?.[k])), `address ${JSON.stringify(full)} lacks the ${k} sent`, ex);
+      },
+    },
+    {
+      id: 'RR-LANG-03',
+      title: 'the address forms carry the address error_* labels in language',
+      needs: ['a'],
+      run: async (ctx: C) => {
+        const exs = [await list(ctx).then((r) => r.ex), await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) })];
+        const keys = new Set(exs.flatMap((ex) => Object.keys(asRecord(bodyOf(ex)?.language) ?? {})));
+        const missing = ADDRESS_ERROR_KEYS.filter((k) => !keys.has(k));
+        ctx.expect(
+          missing.length === 0,
+          `the language objects of GET address and GET address/add lack ${missing.join(', ')}`,
+          ...exs,
+        );
+      },
+    },
+    {
+      id: 'RR-ADDR-06',
+      title: 'address firstname and lastname: 32 accepted, 33 and empty refused',
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        await acceptedAdd(ctx, 'add with 32-character names', { firstname: 'F'.repeat(32), lastname: 'L'.repeat(32) });
+        await refusedAdd(ctx, 'add with a 33-character firstname', ['error_firstname', 'firstname'], {
+          firstname: 'F'.repeat(33),
+        });
+        await refusedAdd(ctx, 'add with a 33-character lastname', ['error_lastname', 'lastname'], { lastname: 'L'.repeat(33) });
+        await refusedAdd(ctx, 'add with an empty firstname', ['error_firstname', 'firstname'], { firstname: '' });
+      },
+    },
+    limitCheck('RR-ADDR-07', 'address_1', 'error_address_1', 3, 128),
+    limitCheck('RR-ADDR-08', 'postcode', 'error_postcode', 2, 10),
+    limitCheck('RR-ADDR-09', 'city', 'error_city', 2, 128),
+    {
+      id: 'RR-ADDR-10',
+      title: 'an address without country_id is refused (error_country)',
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const body = addBody(ctx);
+        delete body.country_id;
+        delete body.zone_id;
+        const ex = await add(ctx, body);
+        expectRefused(ctx, ex, 'add without country_id', ['error_country', 'country_id', 'country']);
+      },
+    },
+    {
+      id: 'RR-SEC-07',
+      title: 'oversized and SQL-looking address fields are answered in the envelope without a 5xx',
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const ex = await add(ctx, addBody(ctx, { address_1: 'x'.repeat(20_000), city: "' OR '1'='1" }));
+        ctx.expect((ex.response?.status ?? 0) < 500, `oversized input got ${shown(ex)}`, ex);
+        expectRefused(ctx, ex, 'add with a 20000-character address_1');
+      },
+    },
+    {
+      id: 'RR-ERR-05',
+      title: 'a malformed JSON body to POST address/add is refused in the envelope',
+      needs: ['a'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'POST', ROUTES.addressAdd, { session: session(ctx), raw: '{"firstname": [' });
+        ctx.expect((ex.response?.status ?? 0) < 500, `malformed JSON got ${shown(ex)}`, ex);
+        ctx.validate('rest-route/schemas/failure.schema.json', ctx.json(ex), ex, 'answer to malformed JSON');
+      },
+    },
+    {
+      id: 'RR-ADDR-11',
+      title: 'GET address/edit without address_id returns an error',
+      needs: ['a'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.addressEdit, { session: session(ctx) });
+        expectRefused(ctx, ex, 'GET address/edit without address_id');
+      },
+    },
+    {
+      id: 'RR-ADDR-12',
+      title: 'GET address/edit with an own address_id answers in the envelope',
+      needs: ['addr1'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.addressEdit, { session: session(ctx), query: { address_id: ctx.state.addr1 } });
+        envelope(ctx, ex, 'account-address-edit.get');
+      },
+    },
+    {
+      id: 'RR-ADDR-13',
+      title: 'POST address/edit succeeds with address_id (string) and the list shows the change',
+      needs: ['addr1', 'countryId'],
+      run: async (ctx: C) => {
+        const added = await add(ctx, addBody(ctx));
+        expectAccepted(ctx, added, 'add a second address');
+        ctx.state.addr2 = idOf(added);
+        const city = 'Editedtown';
+        const ex = await call(ctx, 'POST', ROUTES.addressEdit, {
+          session: session(ctx),
+          query: { address_id: ctx.state.addr2 },
+          json: addBody(ctx, { city, address_1: '2 Edited Road' }),
+        });
+        envelope(ctx, ex, 'account-address-edit.post');
+        const { ex: lex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr2);
+        ctx.expect(
+          found?.city === city && found.address_1 === '2 Edited Road',
+          `the list does not show the edit: ${shown(lex)}`,
+          lex,
+        );
+      },
+    },
+    {
+      id: 'RR-ADDR-14',
+      title: 'POST address/edit accepts country_id and zone_id as strings',
+      needs: ['addr2'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'POST', ROUTES.addressEdit, {
+          session: session(ctx),
+          query: { address_id: ctx.state.addr2 },
+          json: addBody(ctx, { country_id: String(ctx.state.countryId), zone_id: String(ctx.state.zoneId) }),
+        });
+        envelope(ctx, ex, 'account-address-edit.post');
+      },
+    },
+    {
+      id: 'RR-SEC-02',
+      title: "another customer cannot read, edit or delete the first customer's address",
+      needs: ['b', 'addr1', 'addr2'],
+      run: async (ctx: C) => {
+        const target = ctx.state.addr2 as string;
+        const { ex: lb, addresses } = await list(ctx, 'b');
+        ctx.expect(!addresses.some((a) => String(a.address_id) === target), "B's list shows A's address", lb);
+        const read = await call(ctx, 'GET', ROUTES.addressEdit, { session: session(ctx, 'b'), query: { address_id: target } });
+        ctx.expect(!read.response?.body.includes('2 Edited Road'), "B's GET address/edit shows A's address", read);
+        const edit = await call(ctx, 'POST', ROUTES.addressEdit, {
+          session: session(ctx, 'b'),
+          query: { address_id: target },
+          json: addBody(ctx, { city: 'Hijacked' }),
+        });
+        const gone = await del(ctx, target, 'b');
+        const { ex: la, addresses: mine } = await list(ctx);
+        const still = mine.find((a) => String(a.address_id) === target);
+        ctx.expect(still, "B's delete removed A's address", gone, la);
+        ctx.expect(still.city !== 'Hijacked', "B's edit changed A's address", edit, la);
+      },
+    },
+    {
+      id: 'RR-ADDR-17',
+      title: 'the default address cannot be deleted while others remain (error_default)',
+      needs: ['addr1', 'addr2'],
+      run: async (ctx: C) => {
+        const { ex: lex, addresses } = await list(ctx);
+        const def = addresses.find((a) => a.default === 1);
+        if (!def) ctx.skip(`no address of the list is marked default: 1, so the rule cannot be exercised (${shown(lex)})`);
+        ctx.expect(addresses.length >= 2, 'expected two addresses in the book', lex);
+        const ex = await del(ctx, String(def.address_id));
+        expectRefused(ctx, ex, 'delete the default address', ['error_default', 'default']);
+        const { ex: after, addresses: now } = await list(ctx);
+        ctx.expect(
+          now.some((a) => String(a.address_id) === String(def.address_id)),
+          'the default address left the list',
+          after,
+        );
+      },
+    },
+    {
+      id: 'RR-ADDR-15',
+      title: 'POST address/delete of a non-default address succeeds (integer and string ids; AMB-RR-07)',
+      needs: ['addr1', 'addr2'],
+      run: async (ctx: C) => {
+        const { addresses } = await list(ctx);
+        const victim = addresses.find((a) => a.default !== 1 && String(a.address_id) !== '');
+        ctx.expect(victim, 'no non-default address to delete');
+        const ex = await del(ctx, Number(victim.address_id));
+        const intOk = bodyOf(ex)?.status === true;
+        let last = ex;
+        if (!intOk) {
+          last = await del(ctx, String(victim.address_id));
+          ctx.expect(
+            bodyOf(last)?.status === true,
+            `delete refused with an integer and a string address_id: ${shown(last)}`,
+            ex,
+            last,
+          );
+        }
+        ctx.choose('AMB-RR-07', intOk ? 'integer' : 'string');
+        envelope(ctx, last, 'account-address-delete.post');
+        const { ex: after, addresses: now } = await list(ctx);
+        ctx.expect(
+          !now.some((a) => String(a.address_id) === String(victim.address_id)),
+          'the deleted address is still listed',
+          after,
+        );
+        // The other spelling of address_id must work too (row 10: integer or string).
+        const extra = await add(ctx, addBody(ctx));
+        const extraId = idOf(extra);
+        if (extraId) {
+          const other = await del(ctx, intOk ? extraId : Number(extraId));
+          expectAccepted(ctx, other, `delete with a ${intOk ? 'string' : 'integer'} address_id`);
+        }
+      },
+    },
+    {
+      id: 'RR-ADDR-16',
+      title: 'deleting the only remaining address is refused (error_delete)',
+      needs: ['addr1'],
+      run: async (ctx: C) => {
+        const { ex: lex, addresses } = await list(ctx);
+        const keep = addresses.find((x) => x.default === 1) ?? addresses[0];
+        for (const a of addresses.filter((x) => x !== keep)) await del(ctx, String(a.address_id));
+        const { addresses: now } = await list(ctx);
+        if (now.length !== 1) ctx.skip(`could not bring the book down to one address (${now.length} remain): ${shown(lex)}`);
+        const only = String(now[0]?.address_id);
+        const ex = await del(ctx, only);
+        expectRefused(ctx, ex, 'delete the only address', ['error_delete', 'error_default', 'address_id']);
+        const { ex: after, addresses: left } = await list(ctx);
+        ctx.expect(left.length === 1, 'the only address left the book', after);
+      },
+    },
+    ...sweepChecks<AddressState>(),
+  ],
+};

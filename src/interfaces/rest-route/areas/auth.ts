@@ -1,0 +1,343 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import {
+  type Account,
+  freshFields,
+  type LoginField,
+  loginProbe,
+  postLogin,
+  probeHeaders,
+  type Reading,
+  register,
+} from '../accounts.js';
+import {
+  asRecord,
+  bodyOf,
+  call,
+  dataOf,
+  envelope,
+  HEADER_MODES,
+  type HeaderMode,
+  ROUTES,
+  type Session,
+  shown,
+} from '../client.js';
+import { expectAccepted, expectRefused } from '../refusals.js';
+import { sweepChecks } from '../sweep.js';
+
+// Register, log in, and use the token (sections 4 and 5): which readings the target took, and
+// that a token is needed and checked.
+
+interface AuthState {
+  account: Account;
+  reading: Reading;
+  registerBody: Record<string, unknown>;
+  session: Session;
+  accepted: HeaderMode[];
+  loginField: LoginField;
+  loginBody: Record<string, unknown>;
+  loginSession: Session;
+}
+
+type C = CheckContext<AuthState>;
+
+const GARBAGE = 'sfc-not-a-token-0123456789';
+
+/** A token with its last characters changed: same shape, signature no longer valid. */
+function altered(token: string): string {
+  const tail = token.slice(-4);
+  const swapped = [...tail].map((c) => (c === 'A' ? 'B' : 'A')).join('');
+  return `${token.slice(0, -4)}${swapped}`;
+}
+
+export const authArea: AreaSpec<AuthState> = {
+  interface: 'rest-route',
+  name: 'auth',
+  checks: [
+    {
+      id: 'RR-REG-02',
+      title: 'POST register with a valid body succeeds with the Customer register form (reading: AMB-RR-03)',
+      run: async (ctx: C) => {
+        const out = await register(ctx, freshFields(ctx));
+        const last = out.exchanges[out.exchanges.length - 1];
+        if (!out.account || !last)
+          return ctx.fail(
+            `register was refused with the sample's fields and with the table's fields: ${out.exchanges.map(shown).join(' | ')}`,
+            ...out.exchanges,
+          );
+        ctx.choose('AMB-RR-03', out.account.reading);
+        const body = envelope(ctx, out.account.exchange, 'account-register.post');
+        ctx.state.account = out.account;
+        ctx.state.reading = out.account.reading;
+        ctx.state.registerBody = body;
+      },
+    },
+    {
+      id: 'RR-AUTH-02',
+      title: 'register returns a non-empty top-level token',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const { account } = ctx.state as AuthState;
+        ctx.expect(
+          account.token !== '',
+          `expected a non-empty top-level token, got ${shown(account.exchange)}`,
+          account.exchange,
+        );
+      },
+    },
+    {
+      id: 'RR-REG-03',
+      title: 'the register password is a stored hash; token and code are empty strings',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const { account } = ctx.state as AuthState;
+        const d = account.data;
+        ctx.expect(
+          typeof d.password === 'string' && d.password !== '' && d.password !== account.fields.password,
+          `expected data.password to be a stored hash, not empty and not the password sent; got ${d.password === account.fields.password ? 'the plain password' : JSON.stringify(d.password)}`,
+          account.exchange,
+        );
+        ctx.expect(
+          d.token === '' && d.code === '',
+          `expected data.token and data.code to be empty strings, got ${JSON.stringify({ token: d.token, code: d.code })}`,
+          account.exchange,
+        );
+      },
+    },
+    {
+      id: 'RR-REG-12',
+      title: 'the register response echoes firstname, lastname and email',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const { account } = ctx.state as AuthState;
+        const d = account.data;
+        const f = account.fields;
+        for (const k of ['firstname', 'lastname', 'email'] as const)
+          ctx.expect(d[k] === f[k], `expected data.${k} ${JSON.stringify(f[k])}, got ${JSON.stringify(d[k])}`, account.exchange);
+      },
+    },
+    {
+      id: 'RR-SEC-06',
+      title: 'the register response does not disclose the password hash and salt',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const { account } = ctx.state as AuthState;
+        const leaked = ['password', 'salt'].filter((k) => typeof account.data[k] === 'string' && account.data[k] !== '');
+        ctx.expect(
+          leaked.length === 0,
+          `the register response discloses ${leaked.join(' and ')} (the document asks for the stored hash; a finding, not a conformance failure)`,
+          account.exchange,
+        );
+      },
+    },
+    {
+      id: 'RR-AUTH-06',
+      title: 'the register token is accepted in the token header or the Authorization header (AMB-RR-02)',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const { account } = ctx.state as AuthState;
+        const probe = await probeHeaders(ctx, account.token);
+        const first = probe.accepted[0];
+        if (!first)
+          return ctx.fail(
+            `GET account refused the register token in every header form: ${probe.exchanges.map(shown).join(' | ')}`,
+            ...probe.exchanges,
+          );
+        ctx.choose('AMB-RR-02', first);
+        if (probe.accepted.length > 1) ctx.note(`the token is accepted in several header forms: ${probe.accepted.join(', ')}`);
+        ctx.state.accepted = probe.accepted;
+        ctx.state.session = { token: account.token, header: first };
+      },
+    },
+    {
+      id: 'RR-AUTH-04',
+      title: 'the register token is accepted by GET address',
+      needs: ['session'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.address, { session: ctx.state.session });
+        expectAccepted(ctx, ex, 'GET address with the register token');
+      },
+    },
+    {
+      id: 'RR-LOGIN-02',
+      title: 'POST login with the registered credentials returns the Customer (field: AMB-RR-01)',
+      needs: ['account', 'session'],
+      run: async (ctx: C) => {
+        const { account, session } = ctx.state as AuthState;
+        const probe = await loginProbe(ctx, account);
+        const ex = probe.exchanges[probe.exchanges.length - 1];
+        if (!probe.field || !ex)
+          return ctx.fail(
+            `login with the registered credentials was refused: ${probe.exchanges.map(shown).join(' | ')}`,
+            ...probe.exchanges,
+          );
+        ctx.choose('AMB-RR-01', probe.field);
+        const body = envelope(ctx, ex, 'account-login.post');
+        ctx.state.loginField = probe.field;
+        ctx.state.loginBody = body;
+        if (typeof body.token === 'string' && body.token !== '')
+          ctx.state.loginSession = { token: body.token, header: session.header };
+      },
+    },
+    {
+      id: 'RR-AUTH-01',
+      title: 'login returns a non-empty top-level token',
+      needs: ['loginBody'],
+      run: async (ctx: C) => {
+        const t = ctx.state.loginBody?.token;
+        ctx.expect(typeof t === 'string' && t !== '', `expected a non-empty top-level token, got ${JSON.stringify(t)}`);
+      },
+    },
+    {
+      id: 'RR-LOGIN-07',
+      title: 'the Customer returned by login is the account that logged in',
+      needs: ['loginBody', 'account'],
+      run: async (ctx: C) => {
+        const { account, loginBody } = ctx.state as AuthState;
+        const d = asRecord(loginBody.data) ?? {};
+        for (const k of ['email', 'firstname', 'lastname'] as const)
+          ctx.expect(
+            d[k] === account.fields[k],
+            `expected data.${k} ${JSON.stringify(account.fields[k])}, got ${JSON.stringify(d[k])}`,
+          );
+      },
+    },
+    {
+      id: 'RR-AUTH-03',
+      title: 'the login token is accepted by GET account and GET address',
+      needs: ['loginSession'],
+      run: async (ctx: C) => {
+        for (const route of [ROUTES.account, ROUTES.address]) {
+          const ex = await call(ctx, 'GET', route, { session: ctx.state.loginSession });
+          expectAccepted(ctx, ex, `GET ${route} with the login token`);
+        }
+      },
+    },
+    {
+      id: 'RR-LOGIN-01',
+      title: 'GET login with the token answers with data [] and language',
+      needs: ['session'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.login, { session: ctx.state.session });
+        envelope(ctx, ex, 'account-login.get');
+      },
+    },
+    {
+      id: 'RR-REG-01',
+      title: 'GET register answers with customer groups, the agreement link and language (token: AMB-RR-08)',
+      needs: ['session'],
+      run: async (ctx: C) => {
+        const open = await call(ctx, 'GET', ROUTES.register);
+        if (bodyOf(open)?.status === true) {
+          ctx.choose('AMB-RR-08', 'open');
+          envelope(ctx, open, 'account-register.get');
+          return;
+        }
+        ctx.choose('AMB-RR-08', 'token');
+        const ex = await call(ctx, 'GET', ROUTES.register, { session: ctx.state.session });
+        envelope(ctx, ex, 'account-register.get');
+      },
+    },
+    ...[ROUTES.account, ROUTES.address, ROUTES.forgotten, ROUTES.login].map((route) => ({
+      id: 'RR-AUTH-05',
+      title: `GET ${route} without a token is not a success`,
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', route);
+        expectRefused(ctx, ex, `GET ${route} without a token`);
+      },
+    })),
+    {
+      id: 'RR-SEC-01',
+      title: 'a garbage token and an altered token are refused',
+      needs: ['session'],
+      run: async (ctx: C) => {
+        const { session } = ctx.state as AuthState;
+        for (const token of [GARBAGE, altered(session.token)])
+          for (const route of [ROUTES.account, ROUTES.address]) {
+            const ex = await call(ctx, 'GET', route, { session: { token, header: session.header } });
+            expectRefused(ctx, ex, `GET ${route} with a token the target did not issue`);
+          }
+      },
+    },
+    {
+      id: 'RR-SEC-05',
+      title: 'in every header form the target accepts, a bad token is refused',
+      needs: ['accepted', 'session'],
+      run: async (ctx: C) => {
+        const { accepted, session } = ctx.state as AuthState;
+        for (const header of HEADER_MODES.filter((h) => accepted.includes(h))) {
+          const ex = await call(ctx, 'GET', ROUTES.account, { session: { token: altered(session.token), header } });
+          expectRefused(ctx, ex, `GET account with an altered token in header form ${header}`);
+        }
+        // A good token in one header must not carry a bad one in the other through.
+        if (accepted.includes('token-header') && accepted.length > 1) {
+          const ex = await call(ctx, 'GET', ROUTES.account, {
+            headers: { token: GARBAGE, authorization: `Bearer ${session.token}` },
+          });
+          if (bodyOf(ex)?.status === true)
+            ctx.note('a garbage `token` header is ignored when Authorization carries a good token');
+        }
+      },
+    },
+    {
+      id: 'RR-LOGIN-03',
+      title: 'login with a wrong password is refused without a token',
+      needs: ['account', 'loginField'],
+      run: async (ctx: C) => {
+        const { account, loginField } = ctx.state as AuthState;
+        const ex = await postLogin(ctx, loginField, account.fields, `${account.fields.password}x`);
+        expectRefused(ctx, ex, 'login with a wrong password');
+        ctx.expect(!bodyOf(ex)?.token, 'a refused login still returned a token', ex);
+      },
+    },
+    {
+      id: 'RR-LOGIN-04',
+      title: 'login for an account that does not exist is refused',
+      needs: ['loginField'],
+      run: async (ctx: C) => {
+        const ghost = freshFields(ctx);
+        const ex = await postLogin(ctx, ctx.state.loginField ?? 'email', ghost);
+        expectRefused(ctx, ex, 'login for an unknown account');
+        ctx.expect(!bodyOf(ex)?.token, 'a refused login still returned a token', ex);
+      },
+    },
+    {
+      id: 'RR-LOGIN-05',
+      title: 'login without the password is refused',
+      needs: ['account', 'loginField'],
+      run: async (ctx: C) => {
+        const { account, loginField } = ctx.state as AuthState;
+        const ex = await call(ctx, 'POST', ROUTES.login, { json: { [loginField]: account.fields[loginField] } });
+        expectRefused(ctx, ex, 'login without a password');
+      },
+    },
+    {
+      id: 'RR-LOGIN-06',
+      title: 'a password of letters, digits and special characters registers and logs in',
+      needs: ['reading', 'loginField'],
+      run: async (ctx: C) => {
+        const fields = freshFields(ctx, { password: `Aa1!@#$%^&*()_+-=[]{};:,.<>/?~${ctx.names.runId}` });
+        const out = await register(ctx, fields, ctx.state.reading);
+        const last = out.exchanges[out.exchanges.length - 1];
+        ctx.expect(
+          out.account,
+          `register with special characters in the password was refused: ${last ? shown(last) : ''}`,
+          ...out.exchanges,
+        );
+        const ex = await postLogin(ctx, ctx.state.loginField ?? 'email', fields);
+        expectAccepted(ctx, ex, 'login with a password of special characters');
+        ctx.expect(dataOf(bodyOf(ex)).email === fields.email, 'login answered for another account', ex);
+      },
+    },
+    {
+      id: 'RR-ERR-05',
+      title: 'a malformed JSON body to POST login is refused in the envelope',
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'POST', ROUTES.login, { raw: '{"email": "a@b.test", "password": ' });
+        ctx.expect((ex.response?.status ?? 0) < 500, `malformed JSON was answered with ${shown(ex)}`, ex);
+        ctx.validate('rest-route/schemas/failure.schema.json', ctx.json(ex), ex, 'answer to malformed JSON');
+      },
+    },
+    ...sweepChecks<AuthState>({ naming: false }),
+  ],
+};

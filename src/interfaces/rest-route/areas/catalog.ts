@@ -1,0 +1,267 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
+import { type Provisioned, provision } from '../accounts.js';
+import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, type Session, shown } from '../client.js';
+import { expectRefused } from '../refusals.js';
+import { sweepChecks } from '../sweep.js';
+
+// Categories, the product listing with its search and category filters, and product detail
+// (rows 15 to 17). The seed of a target is unknown: everything is discovered through the API.
+
+type Rec = Record<string, unknown>;
+
+interface CatalogState {
+  me: Provisioned;
+  categories: Rec[];
+  products: Rec[];
+}
+type C = CheckContext<CatalogState>;
+
+const session = (ctx: C): Session => (ctx.state.me as Provisioned).session;
+const records = (v: unknown): Rec[] => (Array.isArray(v) ? v.map((x) => asRecord(x) ?? {}) : []);
+
+async function listing(ctx: C, query: Record<string, string>): Promise<{ ex: Exchange; products: Rec[] }> {
+  const ex = await call(ctx, 'GET', ROUTES.listing, { session: session(ctx), query });
+  return { ex, products: records(dataOf(bodyOf(ex)).products) };
+}
+
+/** Every category of the tree, depth first. */
+function walk(list: Rec[], out: Rec[] = []): Rec[] {
+  for (const c of list) {
+    out.push(c);
+    walk(records(c.children), out);
+  }
+  return out;
+}
+
+const text = (p: Rec) => `${p.name ?? ''} ${p.model ?? ''} ${p.description ?? ''}`.toLowerCase();
+
+export const catalogArea: AreaSpec<CatalogState> = {
+  interface: 'rest-route',
+  name: 'catalog',
+  checks: [
+    {
+      id: 'RR-CAT-01',
+      title: 'GET category answers with the category tree and language',
+      run: async (ctx: C) => {
+        ctx.state.me = await provision(ctx);
+        const ex = await call(ctx, 'GET', ROUTES.category, { session: session(ctx) });
+        const body = envelope(ctx, ex, 'common-category.get');
+        ctx.state.categories = records(dataOf(body).categories);
+      },
+    },
+    {
+      id: 'RR-CAT-02',
+      title: 'children is an array of Category at every level',
+      needs: ['categories'],
+      run: async (ctx: C) => {
+        const all = walk(ctx.state.categories ?? []);
+        if (all.length === 0) ctx.skip('the target lists no category');
+        const bad = all.filter((c) => !Array.isArray(c.children));
+        ctx.expect(bad.length === 0, `categories ${bad.map((c) => c.category_id).join(', ')} have no children array`);
+        const nested = all.filter((c) => records(c.children).length > 0).length;
+        ctx.note(`${all.length} categories, ${nested} with children`);
+      },
+    },
+    {
+      id: 'RR-CAT-03',
+      title: "a child's parent_id is its parent's category_id",
+      needs: ['categories'],
+      run: async (ctx: C) => {
+        const wrong: string[] = [];
+        let seen = 0;
+        for (const parent of walk(ctx.state.categories ?? []))
+          for (const child of records(parent.children)) {
+            seen++;
+            if (String(child.parent_id) !== String(parent.category_id))
+              wrong.push(`${child.category_id} under ${parent.category_id} says parent_id ${JSON.stringify(child.parent_id)}`);
+          }
+        if (seen === 0) ctx.skip('no category has children');
+        ctx.expect(wrong.length === 0, `parent_id does not match the tree: ${wrong.slice(0, 5).join('; ')}`);
+      },
+    },
+    {
+      id: 'RR-LIST-01',
+      title: 'GET product/listing answers with product summaries, sort options and language',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.listing, { session: session(ctx) });
+        const body = envelope(ctx, ex, 'product-listing.get');
+        ctx.state.products = records(dataOf(body).products);
+      },
+    },
+    {
+      id: 'RR-LIST-02',
+      title: 'each sort option value is <sort>-<order>, order ASC or DESC',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.listing, { session: session(ctx) });
+        const sorts = records(dataOf(bodyOf(ex)).sorts);
+        if (sorts.length === 0) ctx.skip('the listing carries no sort option');
+        const bad = sorts.filter((s) => s.value !== `${s.sort}-${s.order}` || !['ASC', 'DESC'].includes(String(s.order)));
+        ctx.expect(bad.length === 0, `sort options whose value is not sort-order: ${JSON.stringify(bad.slice(0, 3))}`, ex);
+      },
+    },
+    {
+      id: 'RR-LIST-03',
+      title: 'search returns only products carrying the word, and finds a product by a word of its name',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const pick = (ctx.state.products ?? [])
+          .map((p) => ({
+            p,
+            word: String(p.name ?? '')
+              .match(/[A-Za-z0-9]{3,}/g)
+              ?.sort((a, b) => b.length - a.length)[0],
+          }))
+          .find((x) => x.word);
+        if (!pick?.word) ctx.skip('no listed product has a name word of 3 or more letters to search for');
+        const word = pick.word.toLowerCase();
+        const { ex, products } = await listing(ctx, { search: pick.word });
+        ctx.expect(
+          products.some((p) => String(p.product_id) === String(pick.p.product_id)),
+          `search ${JSON.stringify(pick.word)} does not return product ${pick.p.product_id} (${pick.p.name})`,
+          ex,
+        );
+        const strays = products.filter((p) => !text(p).includes(word));
+        ctx.expect(
+          strays.length === 0,
+          `search ${JSON.stringify(pick.word)} returned products without the word: ${strays.map((p) => p.name).join(', ')}`,
+          ex,
+        );
+      },
+    },
+    {
+      id: 'RR-LIST-04',
+      title: 'a search word no product carries returns no product',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const { ex, products } = await listing(ctx, { search: `zqx${ctx.names.runId}qzx` });
+        ctx.expect(bodyOf(ex)?.status === true, `the search was not answered with success: ${shown(ex)}`, ex);
+        ctx.expect(products.length === 0, `expected no product, got ${products.length}`, ex);
+      },
+    },
+    {
+      id: 'RR-LIST-05',
+      title: 'category_ids filters: results differ between categories; an unknown id returns nothing',
+      needs: ['categories', 'products'],
+      run: async (ctx: C) => {
+        const all = walk(ctx.state.categories ?? []);
+        if (all.length === 0) ctx.skip('the target lists no category');
+        const sets = new Map<string, string>();
+        const evidence: Exchange[] = [];
+        for (const c of all.slice(0, 12)) {
+          const { ex, products } = await listing(ctx, { category_ids: String(c.category_id) });
+          evidence.push(ex);
+          ctx.expect(bodyOf(ex)?.status === true, `listing of category ${c.category_id} failed: ${shown(ex)}`, ex);
+          if (products.length > 0)
+            sets.set(
+              String(c.category_id),
+              products
+                .map((p) => String(p.product_id))
+                .sort()
+                .join(','),
+            );
+        }
+        const distinct = new Set(sets.values());
+        if (sets.size >= 2)
+          ctx.expect(
+            distinct.size >= 2,
+            `every category returned the same products (${[...distinct][0]}): the filter has no effect`,
+            ...evidence.slice(0, 2),
+          );
+        const unknown = String(Math.max(0, ...all.map((c) => Number(c.category_id) || 0)) + 100_000);
+        const { ex, products } = await listing(ctx, { category_ids: unknown });
+        ctx.expect(
+          products.length === 0,
+          `category ${unknown}, which the tree does not hold, returned ${products.length} products`,
+          ex,
+        );
+      },
+    },
+    {
+      id: 'RR-AUTH-05',
+      title: 'GET category and GET product/listing without a token are not a success',
+      run: async (ctx: C) => {
+        for (const route of [ROUTES.category, ROUTES.listing]) {
+          const ex = await call(ctx, 'GET', route);
+          expectRefused(ctx, ex, `GET ${route} without a token`);
+        }
+      },
+    },
+    {
+      id: 'RR-PROD-01',
+      title: 'GET product/product without product_id returns no detail',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.product, { session: session(ctx) });
+        const body = ctx.json<Rec>(ex);
+        const data = body.data;
+        const hasDetail = body.status === true && data !== null && typeof data === 'object' && Object.keys(data).length > 0;
+        ctx.expect(!hasDetail, `expected no detail without product_id, got ${shown(ex)}`, ex);
+      },
+    },
+    {
+      id: 'RR-PROD-02',
+      title: 'GET product/product with a listed product_id answers in the envelope',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const first = ctx.state.products?.[0];
+        if (!first) ctx.skip('the listing returned no product');
+        const ex = await call(ctx, 'GET', ROUTES.product, {
+          session: session(ctx),
+          query: { product_id: String(first.product_id) },
+        });
+        envelope(ctx, ex, 'product-product.get');
+      },
+    },
+    {
+      id: 'RR-PROD-03',
+      title: 'a listed product_id gives a detail; an unknown one gives none',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const first = ctx.state.products?.[0];
+        if (!first) ctx.skip('the listing returned no product');
+        const ex = await call(ctx, 'GET', ROUTES.product, {
+          session: session(ctx),
+          query: { product_id: String(first.product_id) },
+        });
+        const data = bodyOf(ex)?.data;
+        ctx.expect(
+          bodyOf(ex)?.status === true && data !== null && typeof data === 'object' && Object.keys(data).length > 0,
+          `expected a non-empty detail of product ${first.product_id}, got ${shown(ex)}`,
+          ex,
+        );
+        const ids = (ctx.state.products ?? []).map((p) => Number(p.product_id) || 0);
+        const unknown = String(Math.max(0, ...ids) + 1_000_000);
+        const none = await call(ctx, 'GET', ROUTES.product, { session: session(ctx), query: { product_id: unknown } });
+        const nd = bodyOf(none)?.data;
+        ctx.expect(
+          bodyOf(none)?.status !== true || nd === null || typeof nd !== 'object' || Object.keys(nd).length === 0,
+          `product ${unknown} does not exist, yet a detail came back: ${shown(none)}`,
+          none,
+        );
+      },
+    },
+    {
+      id: 'RR-SEC-07',
+      title: 'SQL-looking search strings are answered in the envelope without a 5xx',
+      needs: ['me', 'products'],
+      run: async (ctx: C) => {
+        for (const search of ["' OR '1'='1", '"; DROP TABLE product; --', '%', '_']) {
+          const { ex } = await listing(ctx, { search });
+          ctx.expect((ex.response?.status ?? 0) < 500, `search ${JSON.stringify(search)} got ${shown(ex)}`, ex);
+          ctx.validate('rest-route/schemas/envelope.schema.json', ctx.json(ex), ex);
+        }
+        const { ex, products } = await listing(ctx, {});
+        ctx.expect(
+          products.length === (ctx.state.products ?? []).length,
+          'the unfiltered listing changed after the SQL-looking searches',
+          ex,
+        );
+      },
+    },
+    ...sweepChecks<CatalogState>({ naming: false }),
+  ],
+};

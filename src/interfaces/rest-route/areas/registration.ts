@@ -1,0 +1,193 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type Account, freshFields, postRegister, type Reading, type RegisterFields, register } from '../accounts.js';
+import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, shown } from '../client.js';
+import { expectAccepted, expectRefused } from '../refusals.js';
+import { sweepChecks } from '../sweep.js';
+
+// The register rules of sections 4, 7 and 8: limits, uniqueness, required fields. Every refusal
+// is logged so the sweep can check that it names its error (RR-ERR-02).
+
+interface RegistrationState {
+  reading: Reading;
+  base: Account;
+}
+type C = CheckContext<RegistrationState>;
+
+/** A register the rules must refuse: fresh fields with `overrides`, without the `drop`ped ones. */
+async function refused(
+  ctx: C,
+  what: string,
+  names: string[],
+  overrides: Partial<RegisterFields>,
+  drop: (keyof RegisterFields)[] = [],
+): Promise<void> {
+  const ex = await postRegister(ctx, ctx.state.reading ?? 'sample', freshFields(ctx, overrides), drop);
+  expectRefused(ctx, ex, what, names);
+}
+
+async function accepted(ctx: C, what: string, overrides: Partial<RegisterFields>): Promise<void> {
+  const ex = await postRegister(ctx, ctx.state.reading ?? 'sample', freshFields(ctx, overrides));
+  expectAccepted(ctx, ex, what);
+}
+
+export const registrationArea: AreaSpec<RegistrationState> = {
+  interface: 'rest-route',
+  name: 'registration',
+  checks: [
+    {
+      id: 'RR-REG-10',
+      title: 'register without customer_group_id succeeds (it defaults to the default group)',
+      run: async (ctx: C) => {
+        const fields = freshFields(ctx);
+        const out = await register(ctx, fields);
+        ctx.expect(
+          out.account,
+          `register without customer_group_id was refused in both readings: ${out.exchanges.map(shown).join(' | ')}`,
+          ...out.exchanges,
+        );
+        ctx.choose('AMB-RR-03', out.account.reading);
+        ctx.state.reading = out.account.reading;
+        ctx.state.base = out.account;
+        const group = out.account.data.customer_group_id;
+        ctx.expect(
+          typeof group === 'string' && group !== '',
+          `expected the default customer_group_id, got ${JSON.stringify(group)}`,
+          out.account.exchange,
+        );
+      },
+    },
+    {
+      id: 'RR-REG-04',
+      title: 'a second register with an e-mail already registered is refused (error_exists)',
+      needs: ['base'],
+      run: async (ctx: C) => {
+        const base = ctx.state.base as Account;
+        await refused(ctx, 'register with an e-mail already registered', ['error_exists', 'email'], { email: base.fields.email });
+      },
+    },
+    {
+      id: 'RR-REG-05',
+      title: 'first and last name: 32 characters accepted; 33 and empty refused',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        await accepted(ctx, 'register with a 32-character firstname and lastname', {
+          firstname: 'F'.repeat(32),
+          lastname: 'L'.repeat(32),
+        });
+        await refused(ctx, 'register with a 33-character firstname', ['error_firstname', 'firstname', 'first_name'], {
+          firstname: 'F'.repeat(33),
+        });
+        await refused(ctx, 'register with a 33-character lastname', ['error_lastname', 'lastname', 'last_name'], {
+          lastname: 'L'.repeat(33),
+        });
+        await refused(ctx, 'register with an empty firstname', ['error_firstname', 'firstname', 'first_name'], { firstname: '' });
+      },
+    },
+    {
+      id: 'RR-REG-06',
+      title: 'an e-mail address that is not valid is refused (error_email)',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        for (const email of ['not-an-email', 'a@', '@example.test'])
+          await refused(ctx, `register with e-mail ${JSON.stringify(email)}`, ['error_email', 'email'], { email });
+      },
+    },
+    {
+      id: 'RR-REG-07',
+      title: 'a 2-character telephone is refused (fits neither reading; AMB-RR-04 recorded)',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        await refused(ctx, 'register with a 2-character telephone', ['error_telephone', 'telephone', 'phone'], {
+          telephone: '12',
+        });
+        // 11 characters, not 10 digits: which limit the target applies.
+        const probe = await postRegister(ctx, ctx.state.reading ?? 'sample', freshFields(ctx, { telephone: '+1 555 0100' }));
+        ctx.choose('AMB-RR-04', bodyOf(probe)?.status === true ? '3-32-characters' : '10-digits');
+      },
+    },
+    {
+      id: 'RR-REG-08',
+      title: 'a confirmation that differs from the password is refused',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        await refused(ctx, 'register with a different confirmation', ['error_confirm', 'confirm'], { confirm: 'Different-9!' });
+      },
+    },
+    {
+      id: 'RR-REG-09',
+      title: 'a register without agreement (agree 0) is refused',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        await refused(ctx, 'register with agree 0', ['error_agree', 'agree'], { agree: 0 });
+        await refused(ctx, 'register without agree', ['error_agree', 'agree'], {}, ['agree']);
+      },
+    },
+    {
+      id: 'RR-REG-11',
+      title: 'a register without the e-mail address is refused',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        await refused(ctx, 'register without email', ['error_email', 'email'], {}, ['email']);
+      },
+    },
+    {
+      id: 'RR-REG-02',
+      title: 'register with a customer_group_id taken from GET register succeeds in that group',
+      needs: ['reading', 'base'],
+      run: async (ctx: C) => {
+        const base = ctx.state.base as Account;
+        // GET register may be open or need a token (AMB-RR-08): try without, then with.
+        let ex = await call(ctx, 'GET', ROUTES.register);
+        if (bodyOf(ex)?.status !== true) ex = await call(ctx, 'GET', ROUTES.register, { headers: { token: base.token } });
+        if (bodyOf(ex)?.status !== true)
+          ex = await call(ctx, 'GET', ROUTES.register, { headers: { authorization: `Bearer ${base.token}` } });
+        const groups = dataOf(bodyOf(ex)).customer_groups;
+        const group = Array.isArray(groups) ? asRecord(groups[0])?.customer_group_id : undefined;
+        if (typeof group !== 'string' && typeof group !== 'number')
+          ctx.skip(`GET register listed no customer group: ${shown(ex)}`);
+        const out = await register(ctx, freshFields(ctx, { customer_group_id: Number(group) }), ctx.state.reading);
+        const last = out.exchanges[out.exchanges.length - 1];
+        ctx.expect(
+          out.account,
+          `register with customer_group_id ${group} was refused: ${last ? shown(last) : ''}`,
+          ...out.exchanges,
+        );
+        envelope(ctx, out.account.exchange, 'account-register.post');
+        ctx.expect(
+          String(out.account.data.customer_group_id) === String(group),
+          `registered in group ${group}, the answer says ${JSON.stringify(out.account.data.customer_group_id)}`,
+          out.account.exchange,
+        );
+      },
+    },
+    {
+      id: 'RR-REG-13',
+      title: 'a username with characters other than letters and digits is refused (parameter-table fields)',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        // Sent with the table's fields whatever reading the target took: no account may carry such a username.
+        if (ctx.state.reading !== 'table')
+          ctx.note('the target took the sample fields; the table body is sent to show it creates no such account');
+        for (const username of [`ab-${ctx.names.username()}`, `ab ${ctx.names.username()}`]) {
+          const ex = await postRegister(ctx, 'table', freshFields(ctx, { username }));
+          expectRefused(ctx, ex, `register with username ${JSON.stringify(username)}`, ['error_username', 'username']);
+        }
+      },
+    },
+    {
+      id: 'RR-REG-14',
+      title: 'a second account with the same username is refused (parameter-table fields)',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        const username = ctx.names.username();
+        const first = await postRegister(ctx, 'table', freshFields(ctx, { username }));
+        if (bodyOf(first)?.status !== true)
+          ctx.note(`the target refused the table fields (${shown(first)}); the second attempt must be refused all the same`);
+        const second = await postRegister(ctx, 'table', freshFields(ctx, { username }));
+        expectRefused(ctx, second, 'register with a username already taken', ['error_username', 'error_exists', 'username']);
+      },
+    },
+    ...sweepChecks<RegistrationState>({ others: false }),
+  ],
+};

@@ -1,0 +1,124 @@
+import { createHash } from 'node:crypto';
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type Form, net } from '../client.js';
+import { conforms, listOf, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { type Account, anchorAccount, rootAccount } from '../provision.js';
+
+/** Bank details: the read shape, saving (and its validation), reading back, and isolation between accounts. */
+interface BankState {
+  account: Account;
+  saved: Form;
+}
+
+type Ctx = CheckContext<BankState>;
+
+const FIELDS = ['account_holder_name', 'account_number', 'bank_name', 'branch', 'ifsc_code', 'contact_number'] as const;
+
+function bankForm(label: string): Form {
+  // Integers where the document says integer, derived from the run-unique label (no clock, no randomness).
+  const digits = String(createHash('sha256').update(label).digest().readUInt32BE(0) % 1_000_000_000).padStart(9, '1');
+  return {
+    account_holder_name: `Holder ${label}`,
+    account_number: digits,
+    bank_name: `Bank ${label}`,
+    branch: 'Main',
+    ifsc_code: 'SFCB0001234',
+    contact_number: `9${digits}`,
+  };
+}
+
+export const bankDetailsArea: AreaSpec<BankState> = {
+  interface: 'rest-v1-network',
+  name: 'bank-details',
+  checks: [
+    {
+      id: 'NET-BANK-03',
+      title: 'bank_details of SFC_NET_USERNAME answers bank_details (bank records) and language labels',
+      async run(ctx: Ctx) {
+        const root = await rootAccount(ctx);
+        const call = await net(ctx).get('/bank_details', { token: root.token });
+        succeeded(ctx, call, 'bank_details');
+        conforms(ctx, call, 'bank-details');
+      },
+    },
+    {
+      id: 'NET-SEC-05',
+      title: "a new account's bank_details lists none of another account's records",
+      async run(ctx: Ctx) {
+        ctx.state.account = await anchorAccount(ctx);
+        const own = ctx.state.account.netUser?.user_key;
+        const call = await net(ctx).get('/bank_details', { token: ctx.state.account.token });
+        succeeded(ctx, call, 'bank_details of a new account');
+        const foreign = listOf(ctx, call, 'bank_details').filter((r) => r.user_key !== own);
+        ctx.expect(
+          foreign.length === 0,
+          `expected only records of user_key ${own}, got ${JSON.stringify(foreign.map((r) => r.user_key))}`,
+          call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-BANK-01',
+      title: 'bank_details_save with all six fields answers status true',
+      needs: ['account'],
+      async run(ctx: Ctx) {
+        const form = bankForm(ctx.names.label('bank'));
+        const call = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form });
+        succeeded(ctx, call, 'bank_details_save');
+        conforms(ctx, call, 'bank-details-save');
+        ctx.state.saved = form;
+      },
+    },
+    {
+      id: 'NET-BANK-04',
+      title: 'the saved bank details read back through bank_details',
+      needs: ['account', 'saved'],
+      async run(ctx: Ctx) {
+        const sent = ctx.state.saved as Form;
+        const call = await net(ctx).get('/bank_details', { token: (ctx.state.account as Account).token });
+        succeeded(ctx, call, 'bank_details after saving');
+        conforms(ctx, call, 'bank-details');
+        const want = {
+          account_holder: sent.account_holder_name,
+          account_number: sent.account_number,
+          bank_name: sent.bank_name,
+          branch: sent.branch,
+          ifsc_code: sent.ifsc_code,
+          contact_number: sent.contact_number,
+        };
+        const match = listOf(ctx, call, 'bank_details').some((r) =>
+          Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v)),
+        );
+        ctx.expect(
+          match,
+          `expected a bank record ${JSON.stringify(want)}, got ${JSON.stringify(call.body.bank_details)}`,
+          call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-BANK-02',
+      title: 'bank_details_save without each required field: refused with errors keyed by it',
+      needs: ['account'],
+      async run(ctx: Ctx) {
+        for (const field of FIELDS) {
+          const form = bankForm(ctx.names.label('bank'));
+          delete form[field];
+          const call = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form });
+          refusedWithFieldError(ctx, call, field, `bank_details_save without ${field}`);
+        }
+      },
+    },
+    {
+      id: 'NET-BANK-05',
+      title: 'bank_details_save with an account_number of letters: refused',
+      needs: ['account'],
+      async run(ctx: Ctx) {
+        const form = { ...bankForm(ctx.names.label('bank')), account_number: 'ABC-not-a-number' };
+        const call = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form });
+        refused(ctx, call, 'bank_details_save with account_number "ABC-not-a-number"');
+      },
+    },
+  ],
+};

@@ -1,0 +1,96 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type Call, isObject, net } from '../client.js';
+import { conforms, described, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { type Account, anchorAccount, register, registerForm } from '../provision.js';
+
+/**
+ * Join_net: an account registered without a place in the binary tree (AMB-NET-03: the register
+ * row marks only net_user[address] as required) joins under a sponsor and a parent. The anchor is
+ * a fresh account in the tree whose two sides are free.
+ */
+interface JoinState {
+  anchor: Account;
+  /** A registered account not yet placed, or undefined when the target places everyone at register. */
+  unplaced: Account;
+  joined: Call;
+}
+
+type Ctx = CheckContext<JoinState>;
+
+const anchor = (ctx: Ctx) => ctx.state.anchor as Account;
+
+/** Registers without sponsor, parent and position; records which reading of the register row the target follows. */
+async function unplacedAccount(ctx: Ctx): Promise<Account | undefined> {
+  const form = registerForm(ctx, {});
+  const { call, account } = await register(ctx, form);
+  if (!account) {
+    ctx.choose('AMB-NET-03', 'placement-required');
+    ctx.note(`register without sponsor, parent and position is refused (${described(call)})`);
+    return undefined;
+  }
+  ctx.choose('AMB-NET-03', 'placement-optional');
+  const placed = isObject(call.body.net_user) && ['left', 'right'].includes(String(call.body.net_user.position));
+  if (placed) {
+    ctx.note('the target placed an account registered without sponsor, parent and position');
+    return undefined;
+  }
+  return account;
+}
+
+const join = (ctx: Ctx, token: string, form: Record<string, string>) => net(ctx).post('/Join_net', { token, form });
+
+export const joinArea: AreaSpec<JoinState> = {
+  interface: 'rest-v1-network',
+  name: 'join',
+  checks: [
+    {
+      id: 'NET-JOIN-02',
+      title: 'Join_net without each of sponsor_name, parent_name, position: refused with errors keyed by it',
+      async run(ctx: Ctx) {
+        ctx.state.anchor = await anchorAccount(ctx);
+        const full = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'left' };
+        for (const field of ['sponsor_name', 'parent_name', 'position'] as const) {
+          const form: Record<string, string> = { ...full };
+          delete form[field];
+          refusedWithFieldError(ctx, await join(ctx, anchor(ctx).token, form), field, `Join_net without ${field}`);
+        }
+      },
+    },
+    {
+      id: 'NET-JOIN-03',
+      title: 'Join_net with position "middle": refused',
+      needs: ['anchor'],
+      async run(ctx: Ctx) {
+        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'middle' };
+        refused(ctx, await join(ctx, anchor(ctx).token, form), 'Join_net with position "middle"');
+      },
+    },
+    {
+      id: 'NET-JOIN-01',
+      title: "an account registered without a place joins at the anchor's left: status true",
+      needs: ['anchor'],
+      async run(ctx: Ctx) {
+        const u = await unplacedAccount(ctx);
+        if (!u) ctx.skip('no account without a place in the tree can be made through this target (see the AMB-NET-03 choice)');
+        ctx.state.unplaced = u;
+        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'left' };
+        const call = await join(ctx, u.token, form);
+        succeeded(ctx, call, `Join_net under ${anchor(ctx).username} (left)`);
+        conforms(ctx, call, 'join-net');
+        ctx.state.joined = call;
+      },
+    },
+    {
+      id: 'NET-JOIN-04',
+      title: "a second unplaced account joining at the anchor's left, now taken: refused",
+      needs: ['anchor', 'joined'],
+      async run(ctx: Ctx) {
+        const v = await unplacedAccount(ctx);
+        if (!v) ctx.skip('no second account without a place in the tree could be made');
+        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'left' };
+        refused(ctx, await join(ctx, v.token, form), 'Join_net at a taken position');
+      },
+    },
+  ],
+};

@@ -1,0 +1,156 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type Call, isObject, type Json, net, SCHEMAS } from '../client.js';
+import { conforms, described, listOf, refused, succeeded } from '../expect.js';
+import { pagingChecks } from '../paging.js';
+import { type Account, anchorAccount, rootAccount } from '../provision.js';
+
+/** Payouts of SFC_NET_USERNAME: the list, its paging, the details of one payout, record types, isolation. */
+interface PayoutState {
+  root: Account;
+  list: Call;
+  payouts: Json[];
+}
+
+type Ctx = CheckContext<PayoutState>;
+
+const PAYOUT_FIELDS = [
+  'id',
+  'user_key',
+  'payout_id',
+  'pair_commission',
+  'referral_commission',
+  'level_commission',
+  'bonus_amount',
+  'total_points',
+  'total_amount',
+  'tax',
+  'service_charge',
+  'insert_date',
+];
+const COMMISSIONS = ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission'];
+
+const firstPayoutId = (ctx: Ctx): string => {
+  const p = (ctx.state.payouts ?? [])[0];
+  if (!p || (typeof p.payout_id !== 'string' && typeof p.payout_id !== 'number'))
+    ctx.skip('SFC_NET_USERNAME has no payout to look at (the data contract promises at least 3)');
+  return String(p.payout_id);
+};
+
+export const payoutsArea: AreaSpec<PayoutState> = {
+  interface: 'rest-v1-network',
+  name: 'payouts',
+  checks: [
+    {
+      id: 'NET-PAY-01',
+      title: 'payout_list of SFC_NET_USERNAME answers payout, an array of payout records',
+      async run(ctx: Ctx) {
+        ctx.state.root = await rootAccount(ctx);
+        const call = await net(ctx).get('/payout_list', { token: ctx.state.root.token });
+        succeeded(ctx, call, 'payout_list');
+        conforms(ctx, call, 'payout-list');
+        ctx.state.list = call;
+        ctx.state.payouts = listOf(ctx, call, 'payout');
+      },
+    },
+    ...pagingChecks<PayoutState>({ id: 'payout-list', path: '/payout_list', key: 'payout' }, (ctx) => ctx.state.root?.token),
+    {
+      id: 'NET-TYPE-03',
+      title: 'every field of a payout record is a JSON string (scalars are strings unless a type is given)',
+      needs: ['list', 'payouts'],
+      async run(ctx: Ctx) {
+        const payouts = ctx.state.payouts as Json[];
+        if (payouts.length === 0) ctx.skip('no payout records to look at');
+        const bad = payouts.flatMap((p, i) =>
+          PAYOUT_FIELDS.filter((f) => typeof p[f] !== 'string').map((f) => `payout[${i}].${f}=${JSON.stringify(p[f])}`),
+        );
+        ctx.expect(bad.length === 0, `expected strings, got ${bad.slice(0, 8).join(', ')}`, (ctx.state.list as Call).ex);
+      },
+    },
+    {
+      id: 'NET-TYPE-01',
+      title: 'timestamps of the login and the payouts are YYYY-MM-DD HH:MM:SS (or the zero value)',
+      needs: ['root', 'list', 'payouts'],
+      async run(ctx: Ctx) {
+        const root = ctx.state.root as Account;
+        const stamps: [string, unknown, Call][] = [
+          ['user.user_registered', root.user.user_registered, root.call],
+          ['net_user.creation_date', root.netUser?.creation_date, root.call],
+          ['net_user.payment_date', root.netUser?.payment_date, root.call],
+          ...(ctx.state.payouts as Json[]).map((p, i): [string, unknown, Call] => [
+            `payout[${i}].insert_date`,
+            p.insert_date,
+            ctx.state.list as Call,
+          ]),
+        ];
+        for (const [what, value, call] of stamps)
+          ctx.validate(`${SCHEMAS}formats.schema.json#/$defs/timestamp`, value, call.ex, what);
+      },
+    },
+    {
+      id: 'NET-PAY-02',
+      title: 'payout_details of a listed payout answers user_key and the four commission arrays',
+      needs: ['root', 'payouts'],
+      async run(ctx: Ctx) {
+        const id = firstPayoutId(ctx);
+        const call = await net(ctx).get('/payout_details', {
+          token: (ctx.state.root as Account).token,
+          query: { payout_id: id },
+        });
+        succeeded(ctx, call, `payout_details?payout_id=${id}`);
+        conforms(ctx, call, 'payout-details');
+      },
+    },
+    {
+      id: 'NET-PAY-04',
+      title: "payout_details' records belong to that payout and user_key is the holder's",
+      needs: ['root', 'payouts'],
+      async run(ctx: Ctx) {
+        const id = firstPayoutId(ctx);
+        const owner = (ctx.state.payouts as Json[])[0]?.user_key;
+        const call = await net(ctx).get('/payout_details', {
+          token: (ctx.state.root as Account).token,
+          query: { payout_id: id },
+        });
+        succeeded(ctx, call, `payout_details?payout_id=${id}`);
+        ctx.expect(
+          call.body.user_key === owner,
+          `expected user_key ${JSON.stringify(owner)} (the payout's), got ${JSON.stringify(call.body.user_key)}`,
+          call.ex,
+        );
+        const foreign = COMMISSIONS.flatMap((k) =>
+          (Array.isArray(call.body[k]) ? (call.body[k] as unknown[]) : [])
+            .filter(isObject)
+            .filter((r) => String(r.payout_id) !== id || r.user_key !== owner)
+            .map((r) => `${k} ${JSON.stringify({ id: r.id, payout_id: r.payout_id, user_key: r.user_key })}`),
+        );
+        ctx.expect(foreign.length === 0, `records of another payout or user: ${foreign.slice(0, 6).join('; ')}`, call.ex);
+      },
+    },
+    {
+      id: 'NET-PAY-03',
+      title: 'payout_details without payout_id: refused',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        const call = await net(ctx).get('/payout_details', { token: (ctx.state.root as Account).token });
+        refused(ctx, call, 'payout_details without payout_id');
+      },
+    },
+    {
+      id: 'NET-SEC-05',
+      title: "another account's token gets none of the commissions of SFC_NET_USERNAME's payout",
+      needs: ['payouts'],
+      async run(ctx: Ctx) {
+        const id = firstPayoutId(ctx);
+        const other = await anchorAccount(ctx);
+        const call = await net(ctx).get('/payout_details', { token: other.token, query: { payout_id: id } });
+        const leaked = COMMISSIONS.flatMap((k) => (Array.isArray(call.body[k]) ? (call.body[k] as unknown[]) : []));
+        ctx.expect(
+          call.body.status !== true || leaked.length === 0,
+          `a new account reads ${leaked.length} commission records of another account's payout ${id} (${described(call)})`,
+          call.ex,
+        );
+      },
+    },
+  ],
+};

@@ -1,0 +1,282 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { isObject, type Json, net, SCHEMAS } from '../client.js';
+import { conforms, described, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { type Account, register, registerForm, registerInTree, rootAccount } from '../provision.js';
+
+/**
+ * Registration into the binary tree: A at a free position of the SFC_NET_USERNAME tree, then B
+ * and C under A (left and right), the refusals (taken position, third child, bad input), and
+ * what A's geneology tree shows of it.
+ */
+interface TreeState {
+  root: Account;
+  a: Account;
+  b: Account;
+  c: Account;
+  tree: Json;
+}
+
+type Ctx = CheckContext<TreeState>;
+const A = (ctx: Ctx) => ctx.state.a as Account;
+
+/** A register body placed under A (sponsor and parent A) at `position`. */
+const underA = (ctx: Ctx, position: string, overrides: Record<string, string | undefined> = {}) =>
+  registerForm(ctx, { sponsor: A(ctx).username, parent: A(ctx).username, position }, overrides);
+
+/** A body placed under B's free left side: valid placement, so only the field under test can fail it. */
+const underB = (ctx: Ctx, overrides: Record<string, string | undefined>) => {
+  const b = ctx.state.b?.username ?? A(ctx).username;
+  return registerForm(ctx, { sponsor: A(ctx).username, parent: b, position: 'left' }, overrides);
+};
+
+const keyOf = (acc: Account | undefined): string =>
+  acc?.netUser && typeof acc.netUser.user_key === 'string' ? acc.netUser.user_key : '';
+
+function geneology(ctx: Ctx): { root: Json; child: (side: string) => Json | undefined } {
+  const root = ctx.state.tree as Json;
+  const kids = Array.isArray(root.children) ? root.children.filter(isObject) : [];
+  const child = (side: string) => kids.find((k) => isObject(k.userData) && k.userData.position === side);
+  return { root, child };
+}
+
+export const registrationArea: AreaSpec<TreeState> = {
+  interface: 'rest-v1-network',
+  name: 'registration',
+  checks: [
+    {
+      id: 'NET-REG-01',
+      title: 'register A under SFC_NET_USERNAME at a free position of its tree: status true, token, user, net_user',
+      async run(ctx: Ctx) {
+        ctx.state.root = await rootAccount(ctx);
+        const r = await registerInTree(ctx);
+        if (!r.call) ctx.skip('no free position found in the geneology tree of SFC_NET_USERNAME');
+        succeeded(ctx, r.call, `register at ${r.tried.at(-1)}`);
+        conforms(ctx, r.call, 'auth-register');
+        ctx.expect(r.account, `register: expected "${net(ctx).tokenHeader}" in the response`, r.call.ex);
+        ctx.expect(isObject(r.call.body.net_user), 'register into the tree: expected net_user to be a record', r.call.ex);
+        ctx.state.a = r.account;
+      },
+    },
+    {
+      id: 'NET-AUTH-02',
+      title: 'the register token is a JWT signed with RS256',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const token = A(ctx).token;
+        const [h] = token.split('.');
+        let alg: unknown;
+        try {
+          alg = (JSON.parse(Buffer.from(h ?? '', 'base64url').toString('utf8')) as Json).alg;
+        } catch {
+          alg = undefined;
+        }
+        ctx.expect(
+          token.split('.').length === 3 && alg === 'RS256',
+          `expected an RS256 JWT, got header alg ${JSON.stringify(alg)}`,
+          A(ctx).call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-REG-10',
+      title: 'register B under A at left: net_user has position left and A as parent and sponsor',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const { call, account } = await register(ctx, underA(ctx, 'left'));
+        succeeded(ctx, call, 'register B under A (left)');
+        conforms(ctx, call, 'auth-register');
+        ctx.state.b = account;
+        const n = isObject(call.body.net_user) ? call.body.net_user : {};
+        const want = { position: 'left', parent_key: keyOf(A(ctx)), sponsor_key: keyOf(A(ctx)) };
+        const got = { position: n.position, parent_key: n.parent_key, sponsor_key: n.sponsor_key };
+        ctx.expect(
+          JSON.stringify(want) === JSON.stringify(got),
+          `expected net_user ${JSON.stringify(want)}, got ${JSON.stringify(got)}`,
+          call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-TYPE-02',
+      title: "the points of B's net_user are decimals with 3 places as strings",
+      needs: ['b'],
+      async run(ctx: Ctx) {
+        const b = ctx.state.b as Account;
+        for (const f of ['qualified_points', 'own_points', 'left_points', 'right_points'])
+          ctx.validate(`${SCHEMAS}formats.schema.json#/$defs/decimal3`, b.netUser?.[f], b.call.ex, `net_user.${f}`);
+      },
+    },
+    {
+      id: 'NET-REG-07',
+      title: "register at A's left, which B holds, while A's right is free: refused",
+      needs: ['b'],
+      async run(ctx: Ctx) {
+        const { call } = await register(ctx, underA(ctx, 'left'));
+        refused(ctx, call, 'register at a taken position');
+      },
+    },
+    {
+      id: 'NET-REG-08',
+      title: "register C at A's right, then a third child under A: refused",
+      needs: ['b'],
+      async run(ctx: Ctx) {
+        const c = await register(ctx, underA(ctx, 'right'));
+        if (!c.account) ctx.skip(`could not register C at A's right: ${described(c.call)}`);
+        ctx.state.c = c.account;
+        for (const side of ['left', 'right']) {
+          const { call } = await register(ctx, underA(ctx, side));
+          refused(ctx, call, `register a third child under A (${side})`);
+        }
+      },
+    },
+    {
+      id: 'NET-REG-09',
+      title: 'register with net_user[position] other than left or right: refused',
+      needs: ['b'],
+      async run(ctx: Ctx) {
+        const { call } = await register(ctx, underB(ctx, { 'net_user[position]': 'middle' }));
+        refused(ctx, call, 'register with position "middle"');
+      },
+    },
+    {
+      id: 'NET-REG-11',
+      title: 'register without net_user[address]: refused with errors keyed by address',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const { call } = await register(ctx, underB(ctx, { 'net_user[address]': undefined }));
+        refusedWithFieldError(ctx, call, 'address', 'register without net_user[address]');
+      },
+    },
+    {
+      id: 'NET-REG-12',
+      title: 'register under a parent name that does not exist: refused',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const { call } = await register(ctx, underB(ctx, { 'net_user[parent_name]': ctx.names.username() }));
+        refused(ctx, call, 'register under an unknown parent');
+      },
+    },
+    {
+      id: 'NET-REG-02',
+      title: "register with A's username (new email): refused with errors keyed username",
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const { call } = await register(ctx, underB(ctx, { username: A(ctx).username }));
+        refusedWithFieldError(ctx, call, 'username', 'register with an existing username');
+      },
+    },
+    {
+      id: 'NET-REG-03',
+      title: "register with A's email (new username): refused with errors keyed email",
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const { call } = await register(ctx, underB(ctx, { email: A(ctx).email }));
+        refusedWithFieldError(ctx, call, 'email', 'register with an existing email');
+      },
+    },
+    {
+      id: 'NET-REG-04',
+      title: 'register without each of first_name, last_name, username, password, email: refused, errors keyed by it',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        for (const field of ['first_name', 'last_name', 'username', 'password', 'email']) {
+          const { call } = await register(ctx, underB(ctx, { [field]: undefined }));
+          refusedWithFieldError(ctx, call, field, `register without ${field}`);
+        }
+      },
+    },
+    {
+      id: 'NET-REG-05',
+      title: 'register with a username holding a dash and a space: refused with errors keyed username',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const { call } = await register(ctx, underB(ctx, { username: `${ctx.names.username()}-x y` }));
+        refusedWithFieldError(ctx, call, 'username', 'register with a username of other characters than letters and digits');
+      },
+    },
+    {
+      id: 'NET-REG-06',
+      title: 'register with a phone of 9 digits, and of letters: refused with errors keyed phone',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        for (const phone of ['987654321', 'abcdefghij']) {
+          const { call } = await register(ctx, underB(ctx, { 'net_user[phone]': phone }));
+          refusedWithFieldError(ctx, call, 'phone', `register with phone "${phone}"`);
+        }
+      },
+    },
+    {
+      id: 'NET-GEN-01',
+      title: "A's user_geneology answers geneology_data, a geneology node",
+      needs: ['a', 'b'],
+      async run(ctx: Ctx) {
+        const call = await net(ctx).get('/user_geneology', { token: A(ctx).token });
+        succeeded(ctx, call, 'user_geneology');
+        conforms(ctx, call, 'user-geneology');
+        ctx.state.tree = call.body.geneology_data as Json;
+      },
+    },
+    {
+      id: 'NET-GEN-02',
+      title: 'the root of the tree is the token holder (isLoggedUser true, userKey its user_key)',
+      needs: ['tree'],
+      async run(ctx: Ctx) {
+        const { root } = geneology(ctx);
+        ctx.expect(
+          root.isLoggedUser === true,
+          `expected isLoggedUser true at the root, got ${JSON.stringify(root.isLoggedUser)}`,
+        );
+        ctx.expect(root.userKey === keyOf(A(ctx)), `expected root userKey ${keyOf(A(ctx))}, got ${JSON.stringify(root.userKey)}`);
+      },
+    },
+    {
+      id: 'NET-GEN-03',
+      title: "A's tree shows B at left and C at right",
+      needs: ['tree', 'b', 'c'],
+      async run(ctx: Ctx) {
+        const { child } = geneology(ctx);
+        for (const [side, acc] of [
+          ['left', ctx.state.b],
+          ['right', ctx.state.c],
+        ] as const) {
+          const node = child(side);
+          ctx.expect(node, `expected a child at ${side} of A (${acc?.username}), found none`);
+          ctx.expect(
+            node.userKey === keyOf(acc) || node.name === acc?.username,
+            `expected ${acc?.username} (${keyOf(acc)}) at ${side}, found ${JSON.stringify({ name: node.name, userKey: node.userKey })}`,
+          );
+        }
+      },
+    },
+    {
+      id: 'NET-GEN-04',
+      title: "A's links are false (both sides taken); B's links are registration URLs (both free)",
+      needs: ['tree', 'b', 'c'],
+      async run(ctx: Ctx) {
+        const { root, child } = geneology(ctx);
+        const data = isObject(root.userData) ? root.userData : {};
+        ctx.expect(
+          data.left_link === false && data.right_link === false,
+          `A: expected left_link and right_link false, got ${JSON.stringify([data.left_link, data.right_link])}`,
+        );
+        const b = child('left');
+        const bd = b && isObject(b.userData) ? b.userData : {};
+        ctx.expect(
+          typeof bd.left_link === 'string' && typeof bd.right_link === 'string',
+          `B (a leaf): expected both links to be registration URL strings, got ${JSON.stringify([bd.left_link, bd.right_link])}`,
+        );
+      },
+    },
+    {
+      id: 'NET-GEN-05',
+      title: 'B, a leaf, carries children as the empty string',
+      needs: ['tree', 'b'],
+      async run(ctx: Ctx) {
+        const b = geneology(ctx).child('left');
+        ctx.expect(b, 'expected B at the left of A');
+        ctx.expect(b.children === '', `expected children "" for a leaf, got ${JSON.stringify(b.children)}`);
+      },
+    },
+  ],
+};

@@ -1,0 +1,162 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type Call, isObject, type Json, net, SCHEMAS } from '../client.js';
+import { conforms, described, refused, succeeded } from '../expect.js';
+import { type Account, anchorAccount, rootAccount } from '../provision.js';
+
+/** User-info (both spellings), the unilevel lookup by user_id and user_key, and what they disclose. */
+interface UserState {
+  root: Account;
+  info: Call;
+  anchor: Account;
+  lookup: Call;
+}
+
+type Ctx = CheckContext<UserState>;
+
+const rec = (v: unknown): Json => (isObject(v) ? v : {});
+
+export const userInfoArea: AreaSpec<UserState> = {
+  interface: 'rest-v1-network',
+  name: 'user-info',
+  checks: [
+    {
+      id: 'NET-USER-02',
+      title: 'user-info answers under /user-info or /user_info (the spelling is recorded)',
+      async run(ctx: Ctx) {
+        ctx.state.root = await rootAccount(ctx);
+        const call = await net(ctx).userInfo(ctx.state.root.token);
+        succeeded(ctx, call, 'user-info under /user-info and /user_info');
+        ctx.note(`user-info is served at ${call.path}`);
+        ctx.state.info = call;
+      },
+    },
+    {
+      id: 'NET-USER-01',
+      title: 'user-info answers status true, user and uni_user',
+      needs: ['info'],
+      async run(ctx: Ctx) {
+        conforms(ctx, ctx.state.info as Call, 'user-info');
+      },
+    },
+    {
+      id: 'NET-USER-07',
+      title: 'user-info of SFC_NET_USERNAME (which has a unilevel record) returns uni_user as a record',
+      needs: ['info'],
+      async run(ctx: Ctx) {
+        const call = ctx.state.info as Call;
+        ctx.expect(
+          isObject(call.body.uni_user),
+          `expected uni_user to be a record, got ${JSON.stringify(call.body.uni_user)}`,
+          call.ex,
+        );
+        ctx.validate(`${SCHEMAS}uni-user.schema.json`, call.body.uni_user, call.ex, 'uni_user');
+      },
+    },
+    {
+      id: 'NET-USER-03',
+      title: "user-info with a newly registered account's token returns that account's own record",
+      async run(ctx: Ctx) {
+        ctx.state.anchor = await anchorAccount(ctx);
+        const call = await net(ctx).userInfo(ctx.state.anchor.token);
+        succeeded(ctx, call, 'user-info of a new account');
+        const login = rec(call.body.user).user_login;
+        ctx.expect(
+          login === ctx.state.anchor.username,
+          `expected user.user_login ${ctx.state.anchor.username}, got ${JSON.stringify(login)}`,
+          call.ex,
+        );
+        conforms(ctx, call, 'user-info');
+      },
+    },
+    {
+      id: 'NET-AUTH-07',
+      title: 'the register token is accepted in the token header (user_geneology)',
+      needs: ['anchor'],
+      async run(ctx: Ctx) {
+        const call = await net(ctx).get('/user_geneology', { token: (ctx.state.anchor as Account).token });
+        succeeded(ctx, call, 'user_geneology with the register token');
+      },
+    },
+    {
+      id: 'NET-USER-04',
+      title: 'uni-get-user-info?user_id=<ID of SFC_NET_USERNAME> answers that user and its uni_user',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        const root = ctx.state.root as Account;
+        const id = root.user.ID;
+        if (typeof id !== 'string' && typeof id !== 'number') ctx.skip('the login response carried no user.ID to look up');
+        const call = await net(ctx).uniLookup({ user_id: id }, root.token);
+        succeeded(ctx, call, 'uni-get-user-info by user_id');
+        conforms(ctx, call, 'uni-get-user-info');
+        const user = rec(call.body.user);
+        ctx.expect(
+          String(user.ID) === String(id) && user.user_login === root.username,
+          `expected user ${id} (${root.username}), got ${JSON.stringify({ ID: user.ID, user_login: user.user_login })}`,
+          call.ex,
+        );
+        ctx.state.lookup = call;
+      },
+    },
+    {
+      id: 'NET-USER-05',
+      title: 'uni-get-user-info?user_key=<its key> answers the same user',
+      needs: ['root', 'info'],
+      async run(ctx: Ctx) {
+        const root = ctx.state.root as Account;
+        const info = ctx.state.info as Call;
+        const key = rec(info.body.uni_user).user_key ?? root.netUser?.user_key;
+        if (typeof key !== 'string' || key === '')
+          ctx.skip('no user_key known for SFC_NET_USERNAME (neither uni_user nor net_user carried one)');
+        const call = await net(ctx).uniLookup({ user_key: key }, root.token);
+        succeeded(ctx, call, 'uni-get-user-info by user_key');
+        conforms(ctx, call, 'uni-get-user-info');
+        const login = rec(call.body.user).user_login;
+        ctx.expect(
+          login === root.username,
+          `expected user_login ${root.username} for user_key ${key}, got ${JSON.stringify(login)}`,
+          call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-USER-06',
+      title: 'uni-get-user-info for a user_id that does not exist: refused',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        const call = await net(ctx).uniLookup({ user_id: 987654321 }, (ctx.state.root as Account).token);
+        refused(ctx, call, 'uni-get-user-info of an unknown user_id');
+      },
+    },
+    {
+      id: 'NET-SEC-03',
+      title: 'neither user-info nor the lookup returns the password hash user_pass',
+      needs: ['info'],
+      async run(ctx: Ctx) {
+        const calls = [ctx.state.info, ctx.state.lookup].filter((c): c is Call => c !== undefined);
+        const leaking = calls.filter((c) => rec(c.body.user).user_pass !== undefined);
+        ctx.expect(
+          leaking.length === 0,
+          `user_pass (a password hash) is returned by ${leaking.map((c) => c.ex.request.url).join(', ')}; the document says so, which is a finding`,
+          ...leaking.map((c) => c.ex),
+        );
+      },
+    },
+    {
+      id: 'NET-SEC-04',
+      title: "the unilevel lookup does not disclose a user's record without a token",
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        const id = (ctx.state.root as Account).user.ID;
+        const call = await net(ctx).get('/uni-get-user-info', {
+          query: { user_id: typeof id === 'number' ? id : String(id ?? 1) },
+        });
+        ctx.expect(
+          call.body.status !== true || !isObject(call.body.user),
+          `the lookup answers a caller without a token with the user's record (${described(call)}); the samples show it so, which is a finding`,
+          call.ex,
+        );
+      },
+    },
+  ],
+};

@@ -1,0 +1,153 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type Call, isObject, type Json, net } from '../client.js';
+import { conforms, described, num, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { type Account, rootAccount } from '../provision.js';
+
+/** Withdrawals of SFC_NET_USERNAME: the info and limits, a request inside them, and the refusals outside. */
+interface WithdrawalState {
+  root: Account;
+  before: Call;
+  min: number;
+  max: number;
+  balance: number;
+  requested: number;
+}
+
+type Ctx = CheckContext<WithdrawalState>;
+
+const rec = (v: unknown): Json => (isObject(v) ? v : {});
+const token = (ctx: Ctx) => (ctx.state.root as Account).token;
+const request = (ctx: Ctx, form: Record<string, string | number>) =>
+  net(ctx).post('/withdrawal_request', { token: token(ctx), form });
+const money = (n: number) => n.toFixed(2);
+
+/** What a withdrawal adds up to in GET /withdrawal: records of that amount, and the requested/pending sums. */
+function tally(call: Call, amount: number): { records: number; requested: number; pending: number } {
+  const list = Array.isArray(call.body.all_withdrawal_data) ? call.body.all_withdrawal_data.filter(isObject) : [];
+  const info = rec(call.body.withdrawal_info);
+  return {
+    records: list.filter((r) => Math.abs(num(r.amount) - amount) < 0.005).length,
+    requested: num(info.requested_amount),
+    pending: num(info.pending_withdrawal),
+  };
+}
+
+export const withdrawalsArea: AreaSpec<WithdrawalState> = {
+  interface: 'rest-v1-network',
+  name: 'withdrawals',
+  checks: [
+    {
+      id: 'NET-WD-01',
+      title: 'withdrawal answers withdrawal_info, general_setting, language and all_withdrawal_data',
+      async run(ctx: Ctx) {
+        ctx.state.root = await rootAccount(ctx);
+        const call = await net(ctx).get('/withdrawal', { token: token(ctx) });
+        const body = conforms(ctx, call, 'withdrawal');
+        for (const key of ['withdrawal_info', 'general_setting', 'language', 'all_withdrawal_data'])
+          ctx.expect(body[key] !== undefined, `withdrawal: expected "${key}", got ${described(call)}`, call.ex);
+        ctx.choose('AMB-NET-02', body.status === true ? 'status-true' : 'status-false-with-data');
+        const dates = (call.body.all_withdrawal_data as Json[])
+          .map((r) => r.payment_processed_date)
+          .filter((d) => typeof d === 'string');
+        if (dates.some((d) => /^\d{4}-\d{2}-\d{2}$/.test(d as string))) ctx.choose('AMB-NET-04', 'date');
+        else if (dates.length > 0) ctx.choose('AMB-NET-04', 'timestamp');
+        ctx.state.before = call;
+      },
+    },
+    {
+      id: 'NET-WD-02',
+      title: 'general_setting carries numeric withdrawal limits, min not above max',
+      needs: ['before'],
+      async run(ctx: Ctx) {
+        const call = ctx.state.before as Call;
+        const gs = rec(call.body.general_setting);
+        const min = num(gs.net_withdrawal_limit_min);
+        const max = num(gs.net_withdrawal_limit_max);
+        ctx.expect(
+          Number.isFinite(min) && Number.isFinite(max) && min <= max,
+          `expected numeric limits with min <= max, got min ${JSON.stringify(gs.net_withdrawal_limit_min)}, max ${JSON.stringify(gs.net_withdrawal_limit_max)}`,
+          call.ex,
+        );
+        ctx.state.min = min;
+        ctx.state.max = max;
+        ctx.state.balance = num(rec(call.body.withdrawal_info).total_balance);
+      },
+    },
+    {
+      id: 'NET-WD-06',
+      title: 'withdrawal_request without amount: refused with errors keyed amount',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        refusedWithFieldError(ctx, await request(ctx, {}), 'amount', 'withdrawal_request without amount');
+      },
+    },
+    {
+      id: 'NET-WD-07',
+      title: 'withdrawal_request with amount "ten": refused',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        refused(ctx, await request(ctx, { amount: 'ten' }), 'withdrawal_request with amount "ten"');
+      },
+    },
+    {
+      id: 'NET-WD-04',
+      title: 'withdrawal_request below net_withdrawal_limit_min: refused',
+      needs: ['min'],
+      async run(ctx: Ctx) {
+        const min = ctx.state.min as number;
+        if (min <= 0.01) ctx.skip(`the minimum is ${min}: there is no positive amount below it`);
+        const amount = min >= 2 ? min - 1 : min / 2;
+        refused(ctx, await request(ctx, { amount: money(amount) }), `withdrawal_request of ${money(amount)} (minimum ${min})`);
+      },
+    },
+    {
+      id: 'NET-WD-05',
+      title: 'withdrawal_request above net_withdrawal_limit_max: refused',
+      needs: ['max'],
+      async run(ctx: Ctx) {
+        const amount = (ctx.state.max as number) + 1;
+        refused(
+          ctx,
+          await request(ctx, { amount: money(amount) }),
+          `withdrawal_request of ${money(amount)} (maximum ${ctx.state.max})`,
+        );
+      },
+    },
+    {
+      id: 'NET-WD-03',
+      title: 'withdrawal_request inside the limits and the balance: status true',
+      needs: ['min', 'max', 'balance'],
+      async run(ctx: Ctx) {
+        const { min = 0, max = 0, balance = 0 } = ctx.state;
+        // One above the minimum (or the minimum itself), so neither boundary reading matters.
+        const amount = min + 1 <= max ? Math.max(min + 1, 1) : min;
+        if (!(balance >= amount))
+          ctx.skip(`the withdrawable balance (${balance}) is below ${amount}; the data contract promises 5000.00`);
+        const call = await request(ctx, { amount: money(amount) });
+        succeeded(ctx, call, `withdrawal_request of ${money(amount)} (limits ${min}..${max}, balance ${balance})`);
+        conforms(ctx, call, 'withdrawal-request');
+        ctx.state.requested = amount;
+      },
+    },
+    {
+      id: 'NET-WD-08',
+      title: 'the accepted withdrawal shows in GET /withdrawal',
+      needs: ['before', 'requested'],
+      async run(ctx: Ctx) {
+        const amount = ctx.state.requested as number;
+        const after = await net(ctx).get('/withdrawal', { token: token(ctx) });
+        conforms(ctx, after, 'withdrawal');
+        const a = tally(ctx.state.before as Call, amount);
+        const b = tally(after, amount);
+        const grew = (x: number, y: number) => Number.isFinite(x) && Number.isFinite(y) && Math.abs(y - x - amount) < 0.005;
+        ctx.expect(
+          b.records === a.records + 1 || grew(a.requested, b.requested) || grew(a.pending, b.pending),
+          `expected a new withdrawal record of ${money(amount)} or requested/pending up by it; before ${JSON.stringify(a)}, after ${JSON.stringify(b)}`,
+          (ctx.state.before as Call).ex,
+          after.ex,
+        );
+      },
+    },
+  ],
+};

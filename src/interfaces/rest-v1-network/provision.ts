@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type { CheckContext } from '../../checks/context.js';
+import { type Call, type Form, isObject, type Json, net } from './client.js';
+import { described } from './expect.js';
+import { freeSlots, toNode } from './tree.js';
+
+/**
+ * Accounts for the checks. Every area provisions its own: one "anchor" registered under the
+ * SFC_NET_USERNAME account at a free position found in its geneology tree (areas run in
+ * parallel, so a slot taken meanwhile is retried elsewhere), and anything else under the anchor.
+ */
+
+type Ctx = CheckContext<unknown>;
+
+export interface Account {
+  username: string;
+  password: string;
+  email: string;
+  token: string;
+  user: Json;
+  netUser: Json | undefined;
+  /** The register (or login) call that produced the account. */
+  call: Call;
+}
+
+export interface Placement {
+  sponsor?: string;
+  parent?: string;
+  position?: string;
+}
+
+/** The register body (multipart fields as the samples); `overrides` replace or (with undefined) drop fields. */
+export function registerForm(ctx: Ctx, place: Placement, overrides: Record<string, string | undefined> = {}): Form {
+  const form: Record<string, string | undefined> = {
+    first_name: 'Sfc',
+    last_name: 'Check',
+    username: ctx.names.username(),
+    password: ctx.names.password(),
+    email: ctx.names.email(),
+    'net_user[phone]': ctx.names.phone(),
+    'net_user[sponsor_name]': place.sponsor,
+    'net_user[parent_name]': place.parent,
+    'net_user[position]': place.position,
+    'net_user[address]': ctx.names.label('addr'),
+    ...overrides,
+  };
+  return Object.fromEntries(Object.entries(form).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+export async function register(ctx: Ctx, form: Form): Promise<{ call: Call; account?: Account }> {
+  const client = net(ctx);
+  const call = await client.post('/auth/register', { form });
+  const token = client.tokenOf(call.body);
+  if (call.body.status !== true || !token) return { call };
+  return {
+    call,
+    account: {
+      username: String(form.username),
+      password: String(form.password),
+      email: String(form.email),
+      token,
+      user: isObject(call.body.user) ? call.body.user : {},
+      netUser: isObject(call.body.net_user) ? call.body.net_user : undefined,
+      call,
+    },
+  };
+}
+
+/** The SFC_NET_USERNAME account, logged in; skips the check when the data or the login is missing. */
+export async function rootAccount(ctx: Ctx): Promise<Account> {
+  const username = ctx.data('SFC_NET_USERNAME');
+  const password = ctx.data('SFC_NET_PASSWORD');
+  if (!username || !password) ctx.skip('SFC_NET_USERNAME / SFC_NET_PASSWORD are not set: no network-plan account to use');
+  const call = await net(ctx).login(username, password);
+  if (!call.token) ctx.skip(`cannot log in as SFC_NET_USERNAME (${username}): ${described(call)}`);
+  return {
+    username,
+    password,
+    email: '',
+    token: call.token,
+    user: isObject(call.body.user) ? call.body.user : {},
+    netUser: isObject(call.body.net_user) ? call.body.net_user : undefined,
+    call,
+  };
+}
+
+/** Free positions in the tree of `token`'s account, shallowest first. */
+export async function freePositions(ctx: Ctx, token: string): Promise<{ parent: string; position: 'left' | 'right' }[]> {
+  const call = await net(ctx).get('/user_geneology', { token });
+  const root = toNode(call.body.geneology_data);
+  return root ? freeSlots(root) : [];
+}
+
+const MAX_ATTEMPTS = 8;
+
+/**
+ * Registers a new account under the SFC_NET_USERNAME sponsor at a free position of its tree.
+ * Returns the last register call; `account` is set when it succeeded. The slot picked depends on
+ * the username (a fixed hash), so areas running at once mostly pick different slots.
+ */
+export async function registerInTree(
+  ctx: Ctx,
+  overrides: Record<string, string | undefined> = {},
+): Promise<{ call?: Call; account?: Account; tried: string[] }> {
+  const sponsor = await rootAccount(ctx);
+  const tried: string[] = [];
+  let last: { call?: Call; account?: Account } = {};
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const slots = await freePositions(ctx, sponsor.token);
+    if (slots.length === 0) break;
+    const form = registerForm(ctx, { sponsor: sponsor.username }, overrides);
+    const pick = (createHash('sha256').update(String(form.username)).digest().readUInt16BE(0) + attempt) % slots.length;
+    const slot = slots[Math.min(pick, slots.length - 1)] as { parent: string; position: string };
+    form['net_user[parent_name]'] = slot.parent;
+    form['net_user[position]'] = slot.position;
+    tried.push(`${slot.parent}/${slot.position}`);
+    last = await register(ctx, form);
+    if (last.account) return { ...last, tried };
+    // Only a position taken meanwhile is worth another try; any other refusal is the answer.
+    const text = JSON.stringify([last.call?.body.errors, last.call?.body.message]).toLowerCase();
+    if (!/position|parent|taken|occupied|child/.test(text)) break;
+  }
+  return { ...last, tried };
+}
+
+/** An account in the tree for checks that need one; skips (naming why) when none can be made. */
+export async function anchorAccount(ctx: Ctx): Promise<Account> {
+  const r = await registerInTree(ctx);
+  if (!r.account) {
+    const why = r.call ? described(r.call) : 'no free position found in the geneology tree of SFC_NET_USERNAME';
+    ctx.skip(`could not register an account in the tree (tried ${r.tried.join(', ') || 'nothing'}): ${why}`);
+  }
+  return r.account;
+}

@@ -1,0 +1,328 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
+import {
+  apiRoot,
+  bareEnvelope,
+  type Ctx,
+  call,
+  type Envelope,
+  envelope,
+  errorsObject,
+  expectFieldError,
+  isTokenRefusal,
+  noteDroppedHeader,
+  tokenOf,
+  tryJson,
+} from '../client.js';
+import { type Account, login, newAccountForm, register } from '../flows.js';
+
+// Register -> token use -> login -> the failure cases of both, and the token rule of Part 5.
+
+interface AuthState {
+  account: Account;
+  registerBody: Envelope;
+  loginBody: Envelope;
+  loginEx: Exchange;
+  loginToken: string;
+}
+
+type C = CheckContext<AuthState>;
+type UserRecord = Record<string, unknown>;
+
+/** The endpoints marked "header svc_token" in the variant B table, with a harmless request each. */
+export const TOKEN_ENDPOINTS: { id: string; method: 'GET' | 'POST'; path: string; form?: Record<string, string> }[] = [
+  { id: 'cart-add-item', method: 'POST', path: '/cart/add-item', form: { product_id: '1', quantity: '1' } },
+  { id: 'cart', method: 'GET', path: '/cart' },
+  { id: 'cart-count', method: 'GET', path: '/cart/count' },
+  { id: 'cart-remove-item', method: 'POST', path: '/cart/remove-item/sfcnokey' },
+  { id: 'cart-update-quantities', method: 'POST', path: '/cart/update-quantities', form: { 'cart_data[sfcnokey]': '1' } },
+  { id: 'orders', method: 'GET', path: '/orders' },
+  { id: 'order-create', method: 'POST', path: '/order/create', form: { first_name: 'Sfc' } },
+];
+
+function decodeJwtHeader(token: string): Record<string, unknown> | undefined {
+  const head = token.split('.')[0];
+  if (!head) return undefined;
+  try {
+    return JSON.parse(Buffer.from(head, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function expectRs256(ctx: Ctx, token: string, ex: Exchange, what: string): void {
+  const parts = token.split('.');
+  ctx.expect(parts.length === 3, `${what}: expected a JWT (three dot-separated parts), got ${parts.length} part(s)`, ex);
+  const header = decodeJwtHeader(token);
+  ctx.expect(header, `${what}: the JWT header is not base64url JSON`, ex);
+  ctx.expect(
+    header.alg === 'RS256',
+    `${what}: expected JWT header alg "RS256" (5. Authentication), got ${JSON.stringify(header.alg)}`,
+    ex,
+  );
+  ctx.expect((parts[2] ?? '').length > 0, `${what}: the JWT carries no signature`, ex);
+}
+
+/** The token works: a token endpoint does not refuse it as missing or bad. */
+async function expectTokenAccepted(ctx: Ctx, token: string, what: string): Promise<void> {
+  for (const path of ['/orders', '/cart/count']) {
+    const ex = await call(ctx, 'GET', path, { token });
+    const body = bareEnvelope(ctx, ex);
+    noteDroppedHeader(ctx, ex, body);
+    ctx.expect(!isTokenRefusal(ex, body), `${what}: GET ${path} with the token was refused: "${body.message}"`, ex);
+  }
+}
+
+export const authArea: AreaSpec<AuthState> = {
+  interface: 'rest-v1-shop',
+  name: 'auth',
+  checks: [
+    {
+      id: 'SHOP-ENV-07',
+      title: 'the configured {api_root} ends in the version segment v1',
+      run: async (ctx: C) => {
+        const root = apiRoot(ctx);
+        ctx.expect(/\/v1$/.test(root), `{api_root} should end in /v1 (9. Versioning), got ${root}`);
+      },
+    },
+    {
+      id: 'SHOP-AUTH-01',
+      title: 'register a fresh account: status true, <vendor>_token and user',
+      run: async (ctx: C) => {
+        const { account, body } = await register(ctx);
+        ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing');
+        ctx.state.account = account;
+        ctx.state.registerBody = body;
+      },
+    },
+    {
+      id: 'SHOP-AUTH-04',
+      title: 'the register token is an RS256 JWT',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const ex = await login(ctx, ctx.state.account!.username, ctx.state.account!.password);
+        expectRs256(ctx, ctx.state.account!.token, ex, 'register token');
+        // The login token too; the exchange above is the evidence of where it came from.
+        const t = tokenOf(ctx, tryJson(ex) ?? { status: false, errors: [], message: '' });
+        if (t) {
+          expectRs256(ctx, t, ex, 'login token');
+          ctx.state.loginToken = t;
+        }
+      },
+    },
+    {
+      id: 'SHOP-AUTH-03',
+      title: 'the register user record carries the Part 2 fields, for the registered account',
+      needs: ['registerBody'],
+      run: async (ctx: C) => {
+        const body = ctx.state.registerBody!;
+        const user = body.user as UserRecord;
+        const issues = ctx.schemas.check('rest-v1-shop/schemas/user.schema.json', user);
+        ctx.expect(issues.length === 0, `register user record: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`);
+        ctx.expect(
+          user.user_login === ctx.state.account!.username,
+          `user.user_login should be the registered username, got ${JSON.stringify(user.user_login)}`,
+        );
+        ctx.expect(
+          user.user_email === ctx.state.account!.email,
+          `user.user_email should be the registered email, got ${JSON.stringify(user.user_email)}`,
+        );
+      },
+    },
+    {
+      id: 'SHOP-AUTH-02',
+      title: 'login by username and password: status true, <vendor>_token and user',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const a = ctx.state.account!;
+        const ex = await login(ctx, a.username, a.password);
+        const body = envelope(ctx, ex, 'login');
+        ctx.expect(
+          body.status === true,
+          `login with the registered credentials: expected status true, got ${String(body.status)}: "${body.message}"`,
+          ex,
+        );
+        const token = tokenOf(ctx, body);
+        ctx.expect(token, `login: expected the token under "${ctx.settings.vendor}_token"`, ex);
+        ctx.state.loginBody = body;
+        ctx.state.loginEx = ex;
+        ctx.state.loginToken = token;
+      },
+    },
+    {
+      id: 'SHOP-AUTH-03',
+      title: 'the login user record carries the Part 2 fields and first_name, last_name',
+      needs: ['loginBody', 'loginEx'],
+      run: async (ctx: C) => {
+        const ex = ctx.state.loginEx!;
+        const user = ctx.state.loginBody!.user as UserRecord;
+        ctx.validate('rest-v1-shop/schemas/user.schema.json', user, ex, 'login user');
+        ctx.expect(
+          user.user_login === ctx.state.account!.username,
+          `user.user_login should be the username logged in, got ${JSON.stringify(user.user_login)}`,
+          ex,
+        );
+        ctx.expect(
+          user.first_name === ctx.state.account!.first_name,
+          `user.first_name should be the registered first name, got ${JSON.stringify(user.first_name)}`,
+          ex,
+        );
+        ctx.expect(
+          user.last_name === ctx.state.account!.last_name,
+          `user.last_name should be the registered last name, got ${JSON.stringify(user.last_name)}`,
+          ex,
+        );
+      },
+    },
+    {
+      id: 'SHOP-AUTH-12',
+      title: 'the login token is accepted in the <vendor>_token header',
+      needs: ['loginToken'],
+      run: (ctx: C) => expectTokenAccepted(ctx, ctx.state.loginToken!, 'login token'),
+    },
+    {
+      id: 'SHOP-AUTH-12',
+      title: 'the token of a new registration is accepted in the <vendor>_token header',
+      run: async (ctx: C) => {
+        const { account } = await register(ctx);
+        await expectTokenAccepted(ctx, account.token, 'register token');
+      },
+    },
+    {
+      id: 'SHOP-ENV-02',
+      title: 'successful register and login answer status true',
+      needs: ['registerBody', 'loginBody'],
+      run: async (ctx: C) => {
+        ctx.expect(ctx.state.registerBody!.status === true, 'register answered a status other than true');
+        ctx.expect(ctx.state.loginBody!.status === true, 'login answered a status other than true');
+      },
+    },
+    {
+      id: 'SHOP-SEC-06',
+      title: 'login and register do not return the password hash',
+      needs: ['registerBody', 'loginBody'],
+      run: async (ctx: C) => {
+        for (const [what, body] of [
+          ['register', ctx.state.registerBody!],
+          ['login', ctx.state.loginBody!],
+        ] as const) {
+          const user = body.user as UserRecord;
+          ctx.expect(
+            !('user_pass' in user),
+            `${what} returns user.user_pass (a password hash); the document names it for user-info only`,
+          );
+        }
+      },
+    },
+    {
+      id: 'SHOP-AUTH-06',
+      title: 'login with a wrong password: status false, a message, no token',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const ex = await login(ctx, ctx.state.account!.username, `${ctx.state.account!.password}x`);
+        const body = envelope(ctx, ex, 'login');
+        ctx.expect(body.status === false, `wrong password: expected status false, got ${String(body.status)}`, ex);
+        ctx.expect(body.message.trim() !== '', 'wrong password: expected a failure message (invalid login details), got ""', ex);
+        ctx.expect(tokenOf(ctx, body) === undefined, 'wrong password: a token came back', ex);
+      },
+    },
+    {
+      id: 'SHOP-ENV-03',
+      title: 'a failed login answers status false',
+      run: async (ctx: C) => {
+        const ex = await login(ctx, ctx.names.username(), 'Not-the-password-1');
+        const body = bareEnvelope(ctx, ex);
+        ctx.expect(body.status === false, `login of an unknown user: expected status false, got ${String(body.status)}`, ex);
+      },
+    },
+    {
+      id: 'SHOP-AUTH-05',
+      title: 'login without password / without username: errors keyed by the field',
+      run: async (ctx: C) => {
+        const noPass = await call(ctx, 'POST', '/auth/login', { form: { username: ctx.names.username() } });
+        expectFieldError(ctx, noPass, envelope(ctx, noPass, 'login'), 'password', 'login without password');
+        const noUser = await call(ctx, 'POST', '/auth/login', { form: { password: 'Some-pass-123' } });
+        expectFieldError(ctx, noUser, envelope(ctx, noUser, 'login'), 'username', 'login without username');
+      },
+    },
+    {
+      id: 'SHOP-ENV-04',
+      title: 'register with no field filled: errors is an object keyed by field names, each with a message',
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'POST', '/auth/register', { form: { first_name: '' } });
+        const body = envelope(ctx, ex, 'register');
+        ctx.expect(body.status === false, `register with no field filled: expected status false, got ${String(body.status)}`, ex);
+        const errors = errorsObject(body);
+        // A target may report the first missing field only; every key it reports must be a field.
+        ctx.expect(errors && Object.keys(errors).length > 0, `expected errors as an object keyed by field name, got ${JSON.stringify(body.errors)}`, ex);
+        const fields = ['username', 'first_name', 'last_name', 'password', 'email'];
+        const stray = Object.keys(errors).filter((k) => !fields.includes(k));
+        ctx.expect(stray.length === 0, `errors keys ${stray.join(', ')} are not fields of the register body`, ex);
+        for (const k of Object.keys(errors)) expectFieldError(ctx, ex, body, k, 'register with no field filled');
+      },
+    },
+    {
+      id: 'SHOP-AUTH-07',
+      title: 'register with an existing username: errors.username',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const form = { ...newAccountForm(ctx), username: ctx.state.account!.username };
+        const ex = await call(ctx, 'POST', '/auth/register', { form });
+        expectFieldError(ctx, ex, envelope(ctx, ex, 'register'), 'username', 'register with an existing username');
+      },
+    },
+    {
+      id: 'SHOP-AUTH-08',
+      title: 'register with an existing email: errors.email',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const form = { ...newAccountForm(ctx), email: ctx.state.account!.email };
+        const ex = await call(ctx, 'POST', '/auth/register', { form });
+        expectFieldError(ctx, ex, envelope(ctx, ex, 'register'), 'email', 'register with an existing email');
+      },
+    },
+    {
+      id: 'SHOP-AUTH-09',
+      title: 'register with a username holding other characters than letters and digits: errors.username',
+      run: async (ctx: C) => {
+        for (const bad of [`${ctx.names.username()}-x`, `${ctx.names.username()} x`, `${ctx.names.username()}_x`]) {
+          const ex = await call(ctx, 'POST', '/auth/register', { form: { ...newAccountForm(ctx), username: bad } });
+          expectFieldError(ctx, ex, envelope(ctx, ex, 'register'), 'username', `register with username "${bad}"`);
+        }
+      },
+    },
+    {
+      id: 'SHOP-AUTH-10',
+      title: 'register without each required field: errors keyed by that field',
+      run: async (ctx: C) => {
+        for (const field of ['first_name', 'last_name', 'password', 'email'] as const) {
+          const form: Record<string, string> = { ...newAccountForm(ctx) };
+          delete form[field];
+          const ex = await call(ctx, 'POST', '/auth/register', { form });
+          expectFieldError(ctx, ex, envelope(ctx, ex, 'register'), field, `register without ${field}`);
+        }
+      },
+    },
+    {
+      id: 'SHOP-AUTH-11',
+      title: 'every token endpoint refuses a request without the token header, asking for it',
+      run: async (ctx: C) => {
+        for (const e of TOKEN_ENDPOINTS) {
+          const ex = await call(ctx, e.method, e.path, e.form ? { form: e.form } : {});
+          const body = bareEnvelope(ctx, ex);
+          ctx.expect(
+            body.status === false,
+            `${e.method} ${e.path} without the token: expected status false, got ${String(body.status)}`,
+            ex,
+          );
+          ctx.expect(
+            /token/i.test(body.message),
+            `${e.method} ${e.path} without the token: expected a message asking for the token in the header, got "${body.message}"`,
+            ex,
+          );
+        }
+      },
+    },
+  ],
+};

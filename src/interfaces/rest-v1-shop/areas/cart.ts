@@ -1,0 +1,371 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { call, envelope, expectFieldError } from '../client.js';
+import {
+  type Account,
+  addItem,
+  addPurchasable,
+  type CartData,
+  emptyCartOnTeardown,
+  getCart,
+  near,
+  num,
+  type ProductSummary,
+  readCart,
+  register,
+  removeItem,
+  updateQuantities,
+} from '../flows.js';
+
+// One account's cart from empty to empty again: add, list, totals, update, remove, zero removes;
+// a second account tries to read and change it.
+
+interface CartState {
+  account: Account;
+  other: Account;
+  product: ProductSummary;
+  second: ProductSummary;
+  addCount: number;
+  cart: CartData;
+  key: string;
+  secondKey: string;
+}
+
+type C = CheckContext<CartState>;
+
+const QTY = 2;
+const itemOf = (cart: CartData, productId: number) => cart.cart_items.find((i) => Number(i.product_id) === productId);
+
+export const cartArea: AreaSpec<CartState> = {
+  interface: 'rest-v1-shop',
+  name: 'cart',
+  checks: [
+    {
+      id: 'SHOP-AUTH-01',
+      title: 'register the accounts of the cart flow',
+      run: async (ctx: C) => {
+        ctx.state.account = (await register(ctx)).account;
+        ctx.state.other = (await register(ctx)).account;
+      },
+    },
+    {
+      id: 'SHOP-CART-11',
+      title: 'the empty cart of a new account: status false and an empty-cart message',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const ex = await getCart(ctx, ctx.state.account!.token);
+        const body = envelope(ctx, ex, 'cart');
+        ctx.expect(body.status === false, `GET /cart of an empty cart: expected status false, got ${String(body.status)}`, ex);
+        ctx.expect(body.message.trim() !== '', 'GET /cart of an empty cart: expected an empty-cart message, got ""', ex);
+      },
+    },
+    {
+      id: 'SHOP-CART-02',
+      title: 'add-item without product_id / without quantity: errors keyed by the field',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        const a = await call(ctx, 'POST', '/cart/add-item', { token, form: { quantity: 1 } });
+        expectFieldError(ctx, a, envelope(ctx, a, 'cart-add-item'), 'product_id', 'add-item without product_id');
+        const b = await call(ctx, 'POST', '/cart/add-item', { token, form: { product_id: 1 } });
+        expectFieldError(ctx, b, envelope(ctx, b, 'cart-add-item'), 'quantity', 'add-item without quantity');
+      },
+    },
+    {
+      id: 'SHOP-CART-03',
+      title: 'add-item of a product that does not exist: status false and a message',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const ex = await addItem(ctx, ctx.state.account!.token, 987654321, 1);
+        const body = envelope(ctx, ex, 'cart-add-item');
+        ctx.expect(body.status === false, `add-item of product 987654321: expected status false, got ${String(body.status)}`, ex);
+        ctx.expect(body.message.trim() !== '', 'add-item of a missing product: expected a failure message, got ""', ex);
+      },
+    },
+    {
+      id: 'SHOP-CART-01',
+      title: `add a listed product with quantity ${QTY}: status true, coupon fields, data.cart_item_count`,
+      needs: ['account'],
+      run: async (ctx: C) => {
+        emptyCartOnTeardown(ctx, ctx.state.account!.token);
+        emptyCartOnTeardown(ctx, ctx.state.other!.token);
+        const { product, body, ex } = await addPurchasable(ctx, ctx.state.account!.token, QTY);
+        const count = (body.data as { cart_item_count: number }).cart_item_count;
+        ctx.expect(count > 0, `after add-item, cart_item_count should be positive, got ${count}`, ex);
+        ctx.state.product = product;
+        ctx.state.addCount = count;
+      },
+    },
+    {
+      id: 'SHOP-CART-18',
+      title: 'add-item with a quantity that is not an integer: status false',
+      needs: ['account', 'product'],
+      run: async (ctx: C) => {
+        for (const q of ['two', '1.5']) {
+          const ex = await addItem(ctx, ctx.state.other!.token, ctx.state.product!.id, q);
+          const body = envelope(ctx, ex, 'cart-add-item');
+          ctx.expect(
+            body.status === false,
+            `add-item with quantity "${q}": expected status false, got ${String(body.status)}`,
+            ex,
+          );
+        }
+      },
+    },
+    {
+      id: 'SHOP-CART-04',
+      title: 'GET /cart: coupon_status, coupon_errors, data {cart_items, cart_totals, coupon_discount_totals, currency}',
+      needs: ['product'],
+      run: async (ctx: C) => {
+        const { body, data } = await readCart(ctx, ctx.state.account!.token);
+        ctx.choose('AMB-SHOP-06', Array.isArray(body.coupon_errors) ? 'array' : 'object');
+        ctx.state.cart = data;
+      },
+    },
+    {
+      id: 'SHOP-CART-05',
+      title: 'each cart item carries the Part 2 fields with their types',
+      needs: ['cart'],
+      run: async (ctx: C) => {
+        const { ex, data } = await readCart(ctx, ctx.state.account!.token);
+        data.cart_items.forEach((item, i) => {
+          ctx.validate('rest-v1-shop/schemas/cart-item.schema.json', item, ex, `cart_items[${i}]`);
+        });
+        const first = data.cart_items[0];
+        if (first) ctx.choose('AMB-SHOP-03', typeof first.product_id === 'number' ? 'integer' : 'string');
+      },
+    },
+    {
+      id: 'SHOP-CART-06',
+      title: 'cart_totals carries the Part 2 fields',
+      needs: ['cart'],
+      run: async (ctx: C) => {
+        const { ex, data } = await readCart(ctx, ctx.state.account!.token);
+        ctx.validate('rest-v1-shop/schemas/cart-totals.schema.json', data.cart_totals, ex, 'cart_totals');
+      },
+    },
+    {
+      id: 'SHOP-CART-07',
+      title: 'the cart lists the product added with its quantity',
+      needs: ['cart'],
+      run: async (ctx: C) => {
+        const { ex, data } = await readCart(ctx, ctx.state.account!.token);
+        const item = itemOf(data, ctx.state.product!.id);
+        ctx.expect(item, `the cart does not list product ${ctx.state.product!.id} just added`, ex);
+        ctx.expect(
+          Number(item.quantity) === QTY,
+          `cart quantity of product ${ctx.state.product!.id}: expected ${QTY}, got ${item.quantity}`,
+          ex,
+        );
+        ctx.state.key = item.key;
+      },
+    },
+    {
+      id: 'SHOP-CART-08',
+      title: 'data.cart_item_count agrees with the cart',
+      needs: ['cart', 'addCount'],
+      run: async (ctx: C) => {
+        const items = ctx.state.cart!.cart_items;
+        const lines = items.length;
+        const quantity = items.reduce((n, i) => n + Number(i.quantity), 0);
+        const count = ctx.state.addCount!;
+        ctx.expect(
+          count === lines || count === quantity,
+          `cart_item_count ${count} is neither the number of lines (${lines}) nor the sum of quantities (${quantity})`,
+        );
+        if (lines !== quantity) ctx.choose('AMB-SHOP-04', count === lines ? 'lines' : 'quantity');
+      },
+    },
+    {
+      id: 'SHOP-CART-09',
+      title: 'without coupons, line_subtotal and line_total are price x quantity',
+      needs: ['cart', 'product'],
+      run: async (ctx: C) => {
+        const { ex, data } = await readCart(ctx, ctx.state.account!.token);
+        const price = num(ctx.state.product!.price);
+        if (price === undefined) ctx.skip(`the listed price "${ctx.state.product!.price}" is not a number`);
+        const item = itemOf(data, ctx.state.product!.id);
+        ctx.expect(item, 'the added product left the cart', ex);
+        const want = price * Number(item.quantity);
+        ctx.expect(
+          near(item.line_subtotal, want),
+          `line_subtotal ${item.line_subtotal} should be ${price} x ${item.quantity} = ${want}`,
+          ex,
+        );
+        ctx.expect(
+          near(item.line_total, want),
+          `line_total ${item.line_total} should be ${price} x ${item.quantity} = ${want} (no coupon)`,
+          ex,
+        );
+      },
+    },
+    {
+      id: 'SHOP-CART-10',
+      title: 'cart_totals add up (contents = subtotal - discount; total = contents + shipping + fees + taxes)',
+      needs: ['cart'],
+      run: async (ctx: C) => {
+        const { ex, data } = await readCart(ctx, ctx.state.account!.token);
+        const t = Object.fromEntries(Object.entries(data.cart_totals).map(([k, v]) => [k, num(v) ?? Number.NaN]));
+        const v = (k: string) => t[k] ?? Number.NaN;
+        const contents = v('subtotal') - v('discount_total');
+        ctx.expect(
+          near(v('cart_contents_total'), contents),
+          `cart_contents_total ${v('cart_contents_total')} should be subtotal - discount_total = ${contents}`,
+          ex,
+        );
+        const total =
+          v('cart_contents_total') +
+          v('shipping_total') +
+          v('fee_total') +
+          v('cart_contents_tax') +
+          v('shipping_tax') +
+          v('fee_tax');
+        ctx.expect(
+          near(v('total'), total),
+          `total ${v('total')} should be contents + shipping + fees + their taxes = ${total}`,
+          ex,
+        );
+        const lines = data.cart_items.reduce((n, i) => n + i.line_subtotal, 0);
+        ctx.expect(near(v('subtotal'), lines), `subtotal ${v('subtotal')} should be the sum of line_subtotal = ${lines}`, ex);
+      },
+    },
+    {
+      id: 'SHOP-CART-12',
+      title: 'GET /cart/count with a token answers the envelope',
+      needs: ['cart'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', '/cart/count', { token: ctx.state.account!.token });
+        envelope(ctx, ex, 'cart-count');
+      },
+    },
+    {
+      id: 'SHOP-SEC-03',
+      title: 'another account does not see my cart items',
+      needs: ['key'],
+      run: async (ctx: C) => {
+        const ex = await getCart(ctx, ctx.state.other!.token);
+        const body = envelope(ctx, ex, 'cart');
+        const keys = body.status === true ? (body.data as CartData).cart_items.map((i) => i.key) : [];
+        ctx.expect(!keys.includes(ctx.state.key!), `another account's GET /cart lists my cart item ${ctx.state.key}`, ex);
+      },
+    },
+    {
+      id: 'SHOP-SEC-04',
+      title: 'another account cannot remove or update my cart item',
+      needs: ['key'],
+      run: async (ctx: C) => {
+        const key = ctx.state.key!;
+        const a = await removeItem(ctx, ctx.state.other!.token, key);
+        const b = await updateQuantities(ctx, ctx.state.other!.token, { [key]: 0 });
+        const { ex, data } = await readCart(ctx, ctx.state.account!.token);
+        const item = data.cart_items.find((i) => i.key === key);
+        ctx.expect(
+          item && Number(item.quantity) === QTY,
+          `my cart item ${key} changed after another account removed/updated it`,
+          a,
+          b,
+          ex,
+        );
+      },
+    },
+    {
+      id: 'SHOP-CART-15',
+      title: 'update-quantities to 3: status true, same shape as remove-item, the cart shows 3',
+      needs: ['key'],
+      run: async (ctx: C) => {
+        const key = ctx.state.key!;
+        const ex = await updateQuantities(ctx, ctx.state.account!.token, { [key]: 3 });
+        const body = envelope(ctx, ex, 'cart-update-quantities');
+        ctx.expect(
+          body.status === true,
+          `update-quantities: expected status true, got ${String(body.status)}: "${body.message}"`,
+          ex,
+        );
+        const cart = await readCart(ctx, ctx.state.account!.token);
+        const item = cart.data.cart_items.find((i) => i.key === key);
+        ctx.expect(
+          item && Number(item.quantity) === 3,
+          `after update to 3 the cart shows quantity ${item?.quantity}`,
+          ex,
+          cart.ex,
+        );
+      },
+    },
+    {
+      id: 'SHOP-CART-17',
+      title: 'update-quantities with a key that is not in the cart: status false, errors keyed by that key',
+      needs: ['key'],
+      run: async (ctx: C) => {
+        const bad = `sfc${ctx.names.username()}`;
+        const ex = await updateQuantities(ctx, ctx.state.account!.token, { [bad]: 1 });
+        const body = envelope(ctx, ex, 'cart-update-quantities');
+        expectFieldError(ctx, ex, body, bad, 'update-quantities with an unknown key');
+      },
+    },
+    {
+      id: 'SHOP-CART-13',
+      title: 'remove an item by its key: status true, count drops, the item leaves the cart',
+      needs: ['key', 'product'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        const { product } = await addPurchasable(ctx, token, 1, [ctx.state.product!.id]);
+        const before = await readCart(ctx, token);
+        const second = itemOf(before.data, product.id);
+        ctx.expect(second, `product ${product.id} added second is not in the cart`, before.ex);
+        const ex = await removeItem(ctx, token, second.key);
+        const body = envelope(ctx, ex, 'cart-remove-item');
+        ctx.expect(
+          body.status === true,
+          `remove-item ${second.key}: expected status true, got ${String(body.status)}: "${body.message}"`,
+          ex,
+        );
+        const after = await readCart(ctx, token);
+        ctx.expect(
+          !after.data.cart_items.some((i) => i.key === second.key),
+          `item ${second.key} is still in the cart after remove-item`,
+          ex,
+          after.ex,
+        );
+        const count = (body.data as { cart_item_count: number }).cart_item_count;
+        const lines = after.data.cart_items.length;
+        const quantity = after.data.cart_items.reduce((n, i) => n + Number(i.quantity), 0);
+        ctx.expect(
+          count === lines || count === quantity,
+          `remove-item answered cart_item_count ${count}; the cart now has ${lines} line(s), ${quantity} unit(s)`,
+          ex,
+          after.ex,
+        );
+      },
+    },
+    {
+      id: 'SHOP-CART-14',
+      title: 'remove-item with a key that is not in the cart: status false and a message',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const ex = await removeItem(ctx, ctx.state.account!.token, `sfc${ctx.names.username()}`);
+        const body = envelope(ctx, ex, 'cart-remove-item');
+        ctx.expect(body.status === false, `remove-item of an unknown key: expected status false, got ${String(body.status)}`, ex);
+        ctx.expect(body.message.trim() !== '', 'remove-item of an unknown key: expected an invalid-key message, got ""', ex);
+      },
+    },
+    {
+      id: 'SHOP-CART-16',
+      title: 'update-quantities to 0 removes the item; the emptied cart reports count 0',
+      needs: ['key'],
+      run: async (ctx: C) => {
+        const key = ctx.state.key!;
+        const token = ctx.state.account!.token;
+        const ex = await updateQuantities(ctx, token, { [key]: 0 });
+        const body = envelope(ctx, ex, 'cart-update-quantities');
+        ctx.expect(body.status === true, `update to 0: expected status true, got ${String(body.status)}: "${body.message}"`, ex);
+        const count = (body.data as { cart_item_count: number }).cart_item_count;
+        ctx.expect(count === 0, `update to 0 of the last item: expected cart_item_count 0, got ${count}`, ex);
+        const after = await getCart(ctx, token);
+        const cart = envelope(ctx, after, 'cart');
+        const left = cart.status === true ? (cart.data as CartData).cart_items.some((i) => i.key === key) : false;
+        ctx.expect(!left, `item ${key} is still in the cart after update to 0`, ex, after);
+        ctx.expect(cart.status === false, 'the emptied cart should answer status false (empty cart)', after);
+      },
+    },
+  ],
+};

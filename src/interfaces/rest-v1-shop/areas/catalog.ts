@@ -1,0 +1,330 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
+import { bareEnvelope, envelope, expectFieldError, getProduct, listProducts } from '../client.js';
+import { num, type ProductSummary, register } from '../flows.js';
+
+// Products and product (no account needed, except to send a token where a target wants one).
+
+interface ListingData {
+  slider: unknown[];
+  currency: string;
+  total_pages: number;
+  products: ProductSummary[];
+}
+
+interface CatalogState {
+  page1: ListingData;
+  /** Every product id of the unfiltered listing (up to 10 pages). */
+  allIds: number[];
+  allProducts: ProductSummary[];
+  productId: number;
+}
+
+type C = CheckContext<CatalogState>;
+const MAX_PAGES = 10;
+
+/** One listing page: schema-checked, data returned (data may be missing on a failure). */
+async function page(
+  ctx: C,
+  params: Record<string, string | number>,
+): Promise<{ ex: Exchange; status: boolean; message: string; data?: ListingData }> {
+  const ex = await listProducts(ctx, params);
+  const body = envelope(ctx, ex, 'products');
+  return { ex, status: body.status, message: body.message, ...(body.data ? { data: body.data as ListingData } : {}) };
+}
+
+/** A listing that found nothing: no products (or total_pages 0), whatever the status (AMB-SHOP-05). */
+const isEmpty = (r: { data?: ListingData }): boolean => !r.data || r.data.products.length === 0 || r.data.total_pages === 0;
+
+/** Every product id of a filtered listing, page by page. */
+async function allOf(ctx: C, params: Record<string, string | number>): Promise<{ products: ProductSummary[]; last: Exchange }> {
+  const products: ProductSummary[] = [];
+  let last: Exchange | undefined;
+  for (let p = 1; p <= MAX_PAGES; p++) {
+    const r = await page(ctx, { ...params, page: p });
+    last = r.ex;
+    if (isEmpty(r)) break;
+    products.push(...r.data!.products);
+    if (p >= r.data!.total_pages) break;
+  }
+  return { products, last: last! };
+}
+
+function expectSubset(ctx: C, ids: number[], all: number[], what: string, ex: Exchange): void {
+  const extra = ids.filter((id) => !all.includes(id));
+  ctx.expect(extra.length === 0, `${what} lists product ids the unfiltered listing lacks: ${extra.join(', ')}`, ex);
+}
+
+export const catalogArea: AreaSpec<CatalogState> = {
+  interface: 'rest-v1-shop',
+  name: 'catalog',
+  checks: [
+    {
+      id: 'SHOP-PROD-01',
+      title: 'products page 1: status true, data {slider, currency, total_pages, products}',
+      run: async (ctx: C) => {
+        const r = await page(ctx, { page: 1 });
+        ctx.expect(
+          r.status === true,
+          `GET /products?page=1: expected status true, got ${String(r.status)}: "${r.message}"`,
+          r.ex,
+        );
+        ctx.expect(r.data, 'GET /products?page=1: data is missing', r.ex);
+        ctx.expect(r.data.products.length > 0, 'GET /products?page=1 lists no product; the suite needs a catalog', r.ex);
+        ctx.expect(
+          r.data.total_pages >= 1,
+          `total_pages should be at least 1 when page 1 lists products, got ${r.data.total_pages}`,
+          r.ex,
+        );
+        ctx.state.page1 = r.data;
+      },
+    },
+    {
+      id: 'SHOP-PROD-03',
+      title: 'the listing and the single product answer GET or POST (the probe records which)',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        const id = ctx.state.page1!.products[0]!.id;
+        const ex = await getProduct(ctx, id, { known: true });
+        const body = bareEnvelope(ctx, ex);
+        ctx.expect(
+          body.status === true,
+          `the single product ${id} answered neither GET nor POST with status true: "${body.message}"`,
+          ex,
+        );
+      },
+    },
+    {
+      id: 'SHOP-PROD-02',
+      title:
+        'product summaries carry id (integer), type, name, image, price, regular_price, sale_price, sku; ids unique in a page',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        const r = await page(ctx, { page: 1 });
+        ctx.expect(r.data, 'page 1 has no data', r.ex);
+        r.data.products.forEach((p, i) => {
+          ctx.validate('rest-v1-shop/schemas/product-summary.schema.json', p, r.ex, `products[${i}]`);
+        });
+        const ids = r.data.products.map((p) => p.id);
+        ctx.expect(new Set(ids).size === ids.length, `page 1 lists an id twice: ${ids.join(', ')}`, r.ex);
+      },
+    },
+    {
+      id: 'SHOP-PROD-05',
+      title: 'total_pages is consistent: the last page lists products, the page after it none',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        const { products, last } = await allOf(ctx, {});
+        ctx.state.allProducts = products;
+        ctx.state.allIds = products.map((p) => p.id);
+        const total = ctx.state.page1!.total_pages;
+        if (total > MAX_PAGES) ctx.note(`total_pages ${total}: only the first ${MAX_PAGES} pages were read`);
+        const lastPage = await page(ctx, { page: Math.min(total, MAX_PAGES) });
+        ctx.expect(!isEmpty(lastPage), `page ${total} (total_pages) lists no product`, lastPage.ex, last);
+        if (total <= MAX_PAGES) {
+          const after = await page(ctx, { page: total + 1 });
+          ctx.expect(
+            isEmpty(after),
+            `page ${total + 1}, after total_pages ${total}, still lists ${after.data?.products.length} products`,
+            after.ex,
+          );
+        }
+      },
+    },
+    {
+      id: 'SHOP-PROD-04',
+      title: 'page 2 lists other products than page 1',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        if (ctx.state.page1!.total_pages < 2)
+          ctx.skip(`total_pages is ${ctx.state.page1!.total_pages}: the catalog has a single page`);
+        const r = await page(ctx, { page: 2 });
+        ctx.expect(r.data && r.data.products.length > 0, 'page 2 lists no product although total_pages >= 2', r.ex);
+        const one = ctx.state.page1!.products.map((p) => p.id);
+        const both = r.data.products.filter((p) => one.includes(p.id)).map((p) => p.id);
+        ctx.expect(both.length === 0, `page 2 repeats products of page 1: ${both.join(', ')}`, r.ex);
+      },
+    },
+    {
+      id: 'SHOP-PROD-06',
+      title: 'a search with no match answers a no-products message and total_pages 0',
+      run: async (ctx: C) => {
+        const r = await page(ctx, { page: 1, search: `zzqx${ctx.names.username()}nomatch` });
+        ctx.choose('AMB-SHOP-05', r.status ? 'true' : 'false');
+        ctx.expect(r.message.trim() !== '', 'no-match listing: expected a no-products message, got ""', r.ex);
+        ctx.expect(r.data, 'no-match listing: data (with total_pages 0) is missing', r.ex);
+        ctx.expect(r.data.total_pages === 0, `no-match listing: expected total_pages 0, got ${r.data.total_pages}`, r.ex);
+        ctx.expect(r.data.products.length === 0, `no-match listing lists ${r.data.products.length} products`, r.ex);
+      },
+    },
+    {
+      id: 'SHOP-PROD-07',
+      title: 'search by a word of a product name finds that product',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        const words = ctx.state.page1!.products.flatMap((p) =>
+          p.name.split(/\s+/).map((w) => ({ w: w.replace(/[^A-Za-z0-9]/g, ''), p })),
+        );
+        const pick = words.filter((x) => x.w.length >= 3).sort((a, b) => b.w.length - a.w.length)[0];
+        if (!pick) ctx.skip('no product name on page 1 has a word of 3 or more letters');
+        const { products, last } = await allOf(ctx, { search: pick.w });
+        ctx.expect(
+          products.some((p) => p.id === pick.p.id),
+          `search=${pick.w} does not list product ${pick.p.id} ("${pick.p.name}")`,
+          last,
+        );
+      },
+    },
+    {
+      id: 'SHOP-PROD-08',
+      title: 'categories=<slug> lists products of a category, none for an unknown slug',
+      needs: ['allIds'],
+      run: async (ctx: C) => {
+        const slug = ctx.data('SFC_SHOP_CATEGORY');
+        if (!slug) ctx.skip('SFC_SHOP_CATEGORY (a category slug holding products) is not set');
+        const { products, last } = await allOf(ctx, { categories: slug });
+        ctx.expect(products.length > 0, `categories=${slug} lists no product`, last);
+        expectSubset(
+          ctx,
+          products.map((p) => p.id),
+          ctx.state.allIds!,
+          `categories=${slug}`,
+          last,
+        );
+        const unknown = await page(ctx, { page: 1, categories: `sfc-${ctx.names.username()}-none` });
+        ctx.expect(isEmpty(unknown), `an unknown category slug lists ${unknown.data?.products.length} products`, unknown.ex);
+      },
+    },
+    ...(['featured', 'instock'] as const).map((flag) => ({
+      id: flag === 'featured' ? 'SHOP-PROD-09' : 'SHOP-PROD-10',
+      title: `${flag}=1 is accepted and lists only products of the unfiltered listing`,
+      needs: ['allIds' as const],
+      run: async (ctx: C) => {
+        const { products, last } = await allOf(ctx, { [flag]: 1 });
+        expectSubset(
+          ctx,
+          products.map((p) => p.id),
+          ctx.state.allIds!,
+          `${flag}=1`,
+          last,
+        );
+        if (products.length === ctx.state.allIds!.length)
+          ctx.note(`${flag}=1 listed every product (the meaning of the flag values is not shown)`);
+      },
+    })),
+    {
+      id: 'SHOP-PROD-11',
+      title: 'price_from / price_to list only products whose price is in the range',
+      needs: ['allProducts'],
+      run: async (ctx: C) => {
+        const prices = ctx.state
+          .allProducts!.map((p) => num(p.price))
+          .filter((n): n is number => n !== undefined)
+          .sort((a, b) => a - b);
+        if (prices.length < 2) ctx.skip('fewer than two products with a numeric price');
+        const lo = prices[Math.floor(prices.length / 4)]!;
+        const hi = prices[Math.floor((prices.length * 3) / 4)]!;
+        const { products, last } = await allOf(ctx, { price_from: lo, price_to: hi });
+        ctx.expect(
+          products.length > 0,
+          `price_from=${lo}&price_to=${hi} lists no product although some are priced in the range`,
+          last,
+        );
+        const out = products.filter((p) => {
+          const n = num(p.price);
+          return n !== undefined && (n < lo - 0.005 || n > hi + 0.005);
+        });
+        ctx.expect(
+          out.length === 0,
+          `price range ${lo}..${hi} lists ${out.map((p) => `${p.id} at ${p.price}`).join(', ')}`,
+          last,
+        );
+      },
+    },
+    {
+      id: 'SHOP-PROD-12',
+      title: 'sort_by=modified&sort_order=desc is accepted and lists the same products',
+      needs: ['allIds'],
+      run: async (ctx: C) => {
+        const { products, last } = await allOf(ctx, { sort_by: 'modified', sort_order: 'desc' });
+        const ids = products.map((p) => p.id).sort((a, b) => a - b);
+        const all = [...ctx.state.allIds!].sort((a, b) => a - b);
+        ctx.expect(
+          JSON.stringify(ids) === JSON.stringify(all),
+          `sorted listing has ${ids.length} products, unsorted ${all.length}, or other ids`,
+          last,
+        );
+      },
+    },
+    {
+      id: 'SHOP-PROD-13',
+      title: 'a listed product by id: status true, data {id, type, name, slug} of that product',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        const want = ctx.state.page1!.products[0]!;
+        const ex = await getProduct(ctx, want.id, { known: true });
+        const body = envelope(ctx, ex, 'product');
+        ctx.expect(
+          body.status === true,
+          `GET /product/${want.id}: expected status true, got ${String(body.status)}: "${body.message}"`,
+          ex,
+        );
+        const data = body.data as { id: number; name: string };
+        ctx.expect(data.id === want.id, `GET /product/${want.id} answered product id ${data.id}`, ex);
+        ctx.expect(
+          data.name === want.name,
+          `GET /product/${want.id}: name "${data.name}" differs from the listing's "${want.name}"`,
+          ex,
+        );
+        ctx.state.productId = want.id;
+      },
+    },
+    {
+      id: 'SHOP-PROD-15',
+      title: 'the single product is served without the token header',
+      needs: ['productId'],
+      run: async (ctx: C) => {
+        const ex = await getProduct(ctx, ctx.state.productId!);
+        const body = envelope(ctx, ex, 'product');
+        ctx.expect(
+          body.status === true,
+          `GET /product/${ctx.state.productId} without a token: status ${String(body.status)}: "${body.message}"`,
+          ex,
+        );
+      },
+    },
+    {
+      id: 'SHOP-PROD-14',
+      title: 'a product id that does not exist: status false and a message',
+      run: async (ctx: C) => {
+        const ex = await getProduct(ctx, 987654321);
+        const body = envelope(ctx, ex, 'product');
+        ctx.expect(body.status === false, `GET /product/987654321: expected status false, got ${String(body.status)}`, ex);
+        ctx.expect(body.message.trim() !== '', 'GET /product/987654321: expected a "product does not exist" message, got ""', ex);
+      },
+    },
+    {
+      id: 'SHOP-PROD-16',
+      title: 'the listing without page (required): status false, errors.page',
+      run: async (ctx: C) => {
+        const ex = await listProducts(ctx, {});
+        expectFieldError(ctx, ex, envelope(ctx, ex, 'products'), 'page', 'GET /products without page');
+      },
+    },
+    {
+      id: 'SHOP-PROD-17',
+      title: 'the listing answers when the token header is sent (as in its sample)',
+      run: async (ctx: C) => {
+        const { account } = await register(ctx);
+        const ex = await listProducts(ctx, { page: 1 }, account.token, true);
+        const body = envelope(ctx, ex, 'products');
+        ctx.expect(
+          body.status === true,
+          `GET /products?page=1 with a token: expected status true, got ${String(body.status)}: "${body.message}"`,
+          ex,
+        );
+      },
+    },
+  ],
+};

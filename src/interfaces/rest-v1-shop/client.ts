@@ -1,0 +1,195 @@
+import type { CheckContext } from '../../checks/context.js';
+import type { HttpRequest } from '../../http/client.js';
+import type { Exchange } from '../../http/exchange.js';
+
+// The adapter of document 2 variant B: URLs under {api_root}, the `<vendor>_token` header,
+// multipart bodies (the samples), and the probes of the method ambiguities.
+
+/** Any area's context: the adapter never reads area state. */
+export type Ctx = CheckContext<unknown>;
+
+export const SCHEMAS = 'rest-v1-shop/schemas/';
+export const schema = (name: string): string => `${SCHEMAS}${name}.schema.json`;
+
+/** The envelope every response carries (Part 1), with the payload keys the areas read. */
+export interface Envelope {
+  status: boolean;
+  errors: unknown[] | Record<string, unknown>;
+  message: string;
+  data?: unknown;
+  coupon_status?: boolean;
+  coupon_errors?: unknown[] | Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface CallOptions {
+  token?: string;
+  form?: Record<string, string | number>;
+  query?: HttpRequest['query'];
+  headers?: Record<string, string>;
+  raw?: string;
+}
+
+export function apiRoot(ctx: Ctx): string {
+  const root = ctx.settings.shopApiRoot;
+  if (!root) ctx.skip('no shop {api_root} is set (--shop-api-root / SFC_SHOP_API_ROOT)');
+  return root.replace(/\/+$/, '');
+}
+
+/** The token header: `svc_token` in the document, `<vendor>_token` on a real target. */
+export const tokenHeader = (ctx: Ctx): string => `${ctx.settings.vendor}_token`;
+
+/** One request under {api_root}; never throws for what the target does. */
+export function call(ctx: Ctx, method: 'GET' | 'POST', path: string, opts: CallOptions = {}): Promise<Exchange> {
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token !== undefined) headers[tokenHeader(ctx)] = opts.token;
+  return ctx.http.send({
+    method,
+    url: `${apiRoot(ctx)}${path}`,
+    headers,
+    ...(opts.query ? { query: opts.query } : {}),
+    ...(opts.form ? { form: opts.form } : {}),
+    ...(opts.raw !== undefined ? { raw: opts.raw } : {}),
+  });
+}
+
+/** The body as the envelope, validated against the endpoint's response schema (which includes the envelope). */
+export function envelope(ctx: Ctx, ex: Exchange, endpointId: string): Envelope {
+  const body = ctx.json<Envelope>(ex);
+  ctx.validate(schema(`${endpointId}.response`), body, ex);
+  return body;
+}
+
+/** The body as the envelope, checked against the shared envelope only (failure answers of any endpoint). */
+export function bareEnvelope(ctx: Ctx, ex: Exchange): Envelope {
+  const body = ctx.json<Envelope>(ex);
+  ctx.validate(`${SCHEMAS}formats.schema.json#/$defs/envelope`, body, ex);
+  return body;
+}
+
+/** The value of the `<vendor>_token` key of a login or register answer. */
+export function tokenOf(ctx: Ctx, body: Envelope): string | undefined {
+  const t = body[tokenHeader(ctx)];
+  return typeof t === 'string' && t !== '' ? t : undefined;
+}
+
+/** The errors object (validation failures); undefined when errors is an array. */
+export function errorsObject(body: Envelope): Record<string, unknown> | undefined {
+  return body.errors && !Array.isArray(body.errors) ? body.errors : undefined;
+}
+
+/** Fails unless the answer is a failure (status false) whose errors object names `field`. */
+export function expectFieldError(ctx: Ctx, ex: Exchange, body: Envelope, field: string, what: string): void {
+  ctx.expect(body.status === false, `${what}: expected status false, got status ${String(body.status)}`, ex);
+  const errors = errorsObject(body);
+  ctx.expect(
+    errors !== undefined && field in errors,
+    `${what}: expected errors as an object keyed "${field}" (7. Errors), got errors ${JSON.stringify(body.errors)}`,
+    ex,
+  );
+  const msg = errors[field];
+  ctx.expect(
+    (typeof msg === 'string' && msg !== '') || (Array.isArray(msg) && msg.length > 0),
+    `${what}: errors.${field} should carry a message, got ${JSON.stringify(msg)}`,
+    ex,
+  );
+}
+
+/** A refusal of the token (Part 5): status false and an HTTP 401/403 or a message that names the token. */
+export function isTokenRefusal(ex: Exchange, body: Envelope | undefined): boolean {
+  if (body?.status !== false) return false;
+  return ex.response?.status === 401 || ex.response?.status === 403 || /token/i.test(body.message);
+}
+
+/**
+ * Research: proxies such as nginx drop header names with an underscore. When a request that
+ * carried the token is refused as if it had none, say so in the report.
+ */
+export function noteDroppedHeader(ctx: Ctx, ex: Exchange, body: Envelope | undefined): void {
+  if (body && isTokenRefusal(ex, body) && /header/i.test(body.message))
+    ctx.note(
+      `the target answered "${body.message}" to a request that carried the ${tokenHeader(ctx)} header: ` +
+        'a proxy in front of it may drop header names with an underscore (nginx does unless underscores_in_headers is on)',
+    );
+}
+
+/** Parses a JSON body without failing the check (for probes). */
+export function tryJson(ex: Exchange): Envelope | undefined {
+  if (!ex.response) return undefined;
+  try {
+    const v = JSON.parse(ex.response.body) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Envelope) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Probe {
+  method: 'GET' | 'POST';
+  token: boolean;
+}
+const probes = new Map<string, Probe>();
+
+/**
+ * GET /products (every sample) or POST (the heading), with or without the token (AMB-SHOP-01,
+ * AMB-SHOP-08). Probed once per {api_root} with page=1; GET without token is the default reading.
+ */
+export async function listProducts(
+  ctx: Ctx,
+  params: Record<string, string | number>,
+  token?: string,
+  alwaysSendToken = false,
+): Promise<Exchange> {
+  const root = apiRoot(ctx);
+  let probe = probes.get(`products ${root}`);
+  if (!probe) {
+    const tries: Probe[] = [
+      { method: 'GET', token: false },
+      { method: 'GET', token: true },
+      { method: 'POST', token: false },
+      { method: 'POST', token: true },
+    ];
+    for (const t of tries) {
+      if (t.token && token === undefined) continue;
+      const ex = await sendProducts(ctx, t, { page: 1 }, token);
+      if (tryJson(ex)?.status === true) {
+        probe = t;
+        break;
+      }
+    }
+    probe ??= { method: 'GET', token: false };
+    probes.set(`products ${root}`, probe);
+  }
+  ctx.choose('AMB-SHOP-01', probe.method.toLowerCase());
+  ctx.choose('AMB-SHOP-08', probe.token ? 'token' : 'open');
+  return sendProducts(ctx, alwaysSendToken ? { ...probe, token: true } : probe, params, token);
+}
+
+function sendProducts(ctx: Ctx, p: Probe, params: Record<string, string | number>, token?: string): Promise<Exchange> {
+  const opts: CallOptions = p.method === 'GET' ? { query: params } : { form: params };
+  if (p.token && token !== undefined) opts.token = token;
+  return call(ctx, p.method, '/products', opts);
+}
+
+/** GET /product/<id> (the samples) or POST (the heading) (AMB-SHOP-02), probed once with a known id. */
+export async function getProduct(
+  ctx: Ctx,
+  id: number | string,
+  opts: { known?: boolean; token?: string } = {},
+): Promise<Exchange> {
+  const root = apiRoot(ctx);
+  const path = `/product/${encodeURIComponent(String(id))}`;
+  let method = probes.get(`product ${root}`)?.method;
+  if (!method && opts.known) {
+    const ex = await call(ctx, 'GET', path, opts.token ? { token: opts.token } : {});
+    if (tryJson(ex)?.status === true) method = 'GET';
+    else {
+      const post = await call(ctx, 'POST', path, opts.token ? { token: opts.token } : {});
+      method = tryJson(post)?.status === true ? 'POST' : 'GET';
+    }
+    probes.set(`product ${root}`, { method, token: false });
+  }
+  method ??= 'GET';
+  ctx.choose('AMB-SHOP-02', method.toLowerCase());
+  return call(ctx, method, path, opts.token ? { token: opts.token } : {});
+}
