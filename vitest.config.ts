@@ -5,6 +5,7 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'reference-impl/test/**/*.test.ts'],
+    exclude: ['test/report/**', '**/node_modules/**'],
     pool: 'forks',
     testTimeout: 30_000,
     hookTimeout: 30_000,

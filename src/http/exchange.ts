@@ -29,13 +29,15 @@ export interface Exchange {
 const SECRET_HEADER = /^(authorization|token|cookie|.*_token|x-api-key)$/i;
 const SECRET_FIELD = /(password|confirm|token|secret|otp)/i;
 export const REDACTED = '«redacted»';
+const JWT = /\b(eyJ[A-Za-z0-9_-]{5,})\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g;
 
 /** A copy of the exchange with tokens, cookies and passwords replaced, safe to write to a report. */
 export function redact(ex: Exchange, secrets: string[] = []): Exchange {
   const scrub = (text: string) => {
     let out = text;
     for (const s of secrets) if (s.length >= 4) out = out.split(s).join(REDACTED);
-    return out;
+    // Tokens the run obtained: keep a JWT's header segment (its `alg` can be evidence), drop the rest.
+    return out.replace(JWT, `$1.${REDACTED}`);
   };
   const headers = Object.fromEntries(
     Object.entries(ex.request.headers).map(([k, v]) => [k, SECRET_HEADER.test(k) ? REDACTED : scrub(v)]),
@@ -54,10 +56,34 @@ export function redact(ex: Exchange, secrets: string[] = []): Exchange {
       headers: Object.fromEntries(
         Object.entries(ex.response.headers).map(([k, v]) => [k, /^set-cookie$/i.test(k) ? REDACTED : v]),
       ),
-      body: scrub(ex.response.body),
+      body: scrub(redactResponseFields(ex.response.body)),
     };
   }
   return out;
+}
+
+const TOKEN_FIELD = /(^|_)token$/i;
+
+/** Token fields of a JSON response (login answers): their values are credentials, not evidence. */
+function redactResponseFields(body: string): string {
+  if (!/token/i.test(body)) return body;
+  try {
+    return JSON.stringify(scrubTokens(JSON.parse(body) as unknown));
+  } catch {
+    return body;
+  }
+}
+
+function scrubTokens(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(scrubTokens);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => [
+        k,
+        TOKEN_FIELD.test(k) && typeof x === 'string' && x !== '' ? REDACTED : scrubTokens(x),
+      ]),
+    );
+  return v;
 }
 
 function redactBodyFields(body: string): string {

@@ -159,6 +159,8 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       runs: settings.runs,
       timeoutMs: settings.timeoutMs,
       allowIncomplete: settings.allowIncomplete,
+      maxDurationS: settings.maxDurationS,
+      ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
       ...(settings.waivers ? { waivers: settings.waivers } : {}),
     },
     verdict,

@@ -92,7 +92,15 @@ export interface RunResult {
   startedAt: string;
   durationMs: number;
   targets: { baseUrl?: string; networkApiRoot?: string; shopApiRoot?: string; vendor: string };
-  settings: { interfaces: InterfaceId[]; runs: number; timeoutMs: number; allowIncomplete: boolean; waivers?: string };
+  settings: {
+    interfaces: InterfaceId[];
+    runs: number;
+    timeoutMs: number;
+    allowIncomplete: boolean;
+    maxDurationS: number;
+    rateLimit?: number;
+    waivers?: string;
+  };
   verdict: Verdict;
   exitCode: number;
   interfaces: InterfaceSummary[];

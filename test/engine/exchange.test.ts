@@ -48,3 +48,21 @@ describe('curl lines', () => {
     expect(line).toBe(`curl -sS -X POST 'http://t/x' -F 'a=1' -F 'b[c]=2'`);
   });
 });
+
+describe('tokens in responses', () => {
+  const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXBhcnQ';
+  it('redacts JWTs anywhere but keeps their header segment', () => {
+    const ex = exchange();
+    if (ex.response) ex.response.body = `{"note":"Bearer ${jwt}"}`;
+    const safe = redact(ex);
+    expect(safe.response?.body).not.toContain('eyJzdWIiOiIxMjMifQ');
+    expect(safe.response?.body).toContain('eyJhbGciOiJSUzI1NiJ9.');
+  });
+  it('redacts token fields of JSON responses, whatever their shape', () => {
+    const ex = exchange();
+    if (ex.response) ex.response.body = JSON.stringify({ data: { token: 'opaque-123456' }, letscms_token: 'abc-987654', token_type: 'x' });
+    const body = redact(ex).response?.body ?? '';
+    expect(body).not.toContain('opaque-123456');
+    expect(body).not.toContain('abc-987654');
+  });
+});
