@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['test/**/*.test.ts', 'reference-impl/test/**/*.test.ts'],
     exclude: ['test/report/**', '**/node_modules/**'],
     pool: 'forks',
+    // Reference servers in tests hash at a low scrypt cost (throwaway databases).
+    env: { SFC_REFERENCE_HASH_COST: '1024' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     sequence: { concurrent: false },

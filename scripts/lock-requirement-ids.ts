@@ -25,7 +25,9 @@ for (const f of loadRequirementFiles()) {
   }
 }
 if (changed.length > 0 && !reword) {
-  process.stderr.write(`these ids changed level or statement: ${changed.join(', ')}\nGive a new meaning a new id; for a rewording only, run again with --reword.\n`);
+  process.stderr.write(
+    `these ids changed level or statement: ${changed.join(', ')}\nGive a new meaning a new id; for a rewording only, run again with --reword.\n`,
+  );
   process.exit(1);
 }
 const sorted = Object.fromEntries(Object.entries(lock).sort(([a], [b]) => a.localeCompare(b)));

@@ -15,7 +15,9 @@ function sources(dir: string): string[] {
 }
 
 const imports = (file: string) =>
-  [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
+  [...readFileSync(join(REPO_ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*['"]([^'"]+)['"]/g)].map(
+    (m) => m[1] as string,
+  );
 
 /** Where a relative import lands, as a path from the repository root. */
 const target = (file: string, spec: string) => relative(REPO_ROOT, join(REPO_ROOT, file, '..', spec));
@@ -52,7 +54,12 @@ describe('the direction of imports (ARCHITECTURE.md)', () => {
     expect(leaks).toEqual([]);
   });
   it('suite files are thin: they only hand areas to runArea', () => {
-    const fat = sources('suites').filter((f) => readFileSync(join(REPO_ROOT, f), 'utf8').split('\n').filter((l) => l.trim()).length > 12);
+    const fat = sources('suites').filter(
+      (f) =>
+        readFileSync(join(REPO_ROOT, f), 'utf8')
+          .split('\n')
+          .filter((l) => l.trim()).length > 12,
+    );
     expect(fat).toEqual([]);
   });
 });

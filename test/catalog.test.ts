@@ -17,7 +17,10 @@ describe('the requirement catalog as a whole', () => {
     expect(counts).toEqual({ 'rest-route': 17, 'rest-v1-network': 15, 'rest-v1-shop': 11, graphql: 9 });
   });
   it('never uses an id twice, across interfaces', () => {
-    const ids = [...all.map((r) => r.id), ...files.flatMap((f) => [...f.ambiguities.map((a) => a.id), ...f.notShown.map((n) => n.id)])];
+    const ids = [
+      ...all.map((r) => r.id),
+      ...files.flatMap((f) => [...f.ambiguities.map((a) => a.id), ...f.notShown.map((n) => n.id)]),
+    ];
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
   });
   it('pins every id to its meaning (specs/requirements/ids.lock.json; add new ids with npm run specs:lock)', () => {
@@ -37,11 +40,15 @@ describe('checks and requirements', async () => {
   const checked = new Set(areas.flatMap((a) => a.checks.map((c) => c.id)));
   it('every check names a requirement of the catalog', () => {
     const known = new Set(all.map((r) => r.id));
-    const unknown = areas.flatMap((a) => a.checks.filter((c) => !known.has(c.id)).map((c) => `${a.interface}/${a.name}: ${c.id}`));
+    const unknown = areas.flatMap((a) =>
+      a.checks.filter((c) => !known.has(c.id)).map((c) => `${a.interface}/${a.name}: ${c.id}`),
+    );
     expect(unknown).toEqual([]);
   });
   it('every MUST and SHOULD requirement has a check, or a reason why it cannot be tested', () => {
-    const uncovered = all.filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && r.testable && !checked.has(r.id)).map((r) => r.id);
+    const uncovered = all
+      .filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && r.testable && !checked.has(r.id))
+      .map((r) => r.id);
     const noReason = all.filter((r) => !r.testable && !r.untestableReason?.trim()).map((r) => r.id);
     expect({ uncovered, noReason }).toEqual({ uncovered: [], noReason: [] });
   });

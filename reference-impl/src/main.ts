@@ -12,6 +12,7 @@ Options:
   --host ADDR     address to bind (default 127.0.0.1)
   --db FILE       SQLite database file, or :memory: (default ./.sfc-reference/reference.db)
   --vendor NAME   vendor segment of header, route and namespace (default svc; letscms for the real products)
+  --hash-cost N   scrypt cost of new password hashes, a power of two (default 16384; env SFC_REFERENCE_HASH_COST)
   --fault ID      start with one catalogued fault switched on (for the fault matrix)
   -h, --help      this text
 `;
@@ -27,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
         db: { type: 'string' },
         vendor: { type: 'string' },
         fault: { type: 'string' },
+        'hash-cost': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -52,7 +54,21 @@ export async function main(argv: string[]): Promise<number> {
   const host = (values.host as string | undefined) ?? '127.0.0.1';
   const db = values.db === ':memory:' ? ':memory:' : resolve((values.db as string | undefined) ?? defaultDbFile());
   if (db !== ':memory:') mkdirSync(dirname(db), { recursive: true });
-  const { app } = await buildServer({ db, vendor, fault: (values.fault as string | undefined) ?? null });
+  const hashCostRaw = values['hash-cost'] as string | undefined;
+  const hashCost = hashCostRaw === undefined ? undefined : Number(hashCostRaw);
+  if (
+    hashCost !== undefined &&
+    (!Number.isInteger(hashCost) || hashCost < 2 || (hashCost & (hashCost - 1)) !== 0 || hashCost > 1 << 20)
+  ) {
+    process.stderr.write(`sfc-reference: --hash-cost must be a power of two from 2 to 1048576, got "${hashCostRaw}"\n`);
+    return 2;
+  }
+  const { app } = await buildServer({
+    db,
+    vendor,
+    fault: (values.fault as string | undefined) ?? null,
+    ...(hashCost ? { hashCost } : {}),
+  });
   let address: string;
   try {
     address = await app.listen({ port, host });

@@ -1,19 +1,47 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
-import { promisify } from 'node:util';
 
-const scrypt = promisify(scryptCb) as (pw: string, salt: Buffer, len: number) => Promise<Buffer>;
+/** node's default scrypt cost. Throwaway databases (self-test, tests) may choose a lower one. */
+export const DEFAULT_HASH_COST = 16384;
+let cost = DEFAULT_HASH_COST;
 
-/** `scrypt$<salt hex>$<hash hex>`: node's scrypt, never a reversible or unsalted form. */
+/** Sets the scrypt cost (a power of two) of new hashes; stored hashes keep the cost they were made with. */
+export function setHashCost(n: number): void {
+  if (!Number.isInteger(n) || n < 2 || (n & (n - 1)) !== 0 || n > 1 << 20)
+    throw new Error(`hash cost must be a power of two from 2 to 1048576, got ${n}`);
+  cost = n;
+}
+
+function scrypt(pw: string, salt: Buffer, len: number, N: number): Promise<Buffer> {
+  return new Promise((resolve, reject) =>
+    scryptCb(pw, salt, len, { N, maxmem: 256 * N * 8 + 1024 * 1024 }, (err, key) => (err ? reject(err) : resolve(key))),
+  );
+}
+
+/**
+ * `scrypt$<salt hex>$<hash hex>` at the default cost, `scrypt$N=<cost>$<salt hex>$<hash hex>`
+ * otherwise: node's scrypt, never a reversible or unsalted form.
+ */
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
-  const hash = await scrypt(password, salt, 32);
-  return `scrypt$${salt.toString('hex')}$${hash.toString('hex')}`;
+  const hash = await scrypt(password, salt, 32, cost);
+  const costPart = cost === DEFAULT_HASH_COST ? '' : `N=${cost}$`;
+  return `scrypt$${costPart}${salt.toString('hex')}$${hash.toString('hex')}`;
 }
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  const [kind, saltHex, hashHex] = stored.split('$');
-  if (kind !== 'scrypt' || !saltHex || !hashHex) return false;
+  const parts = stored.split('$');
+  if (parts[0] !== 'scrypt') return false;
+  let N = DEFAULT_HASH_COST;
+  if (parts.length === 4) {
+    const m = /^N=(\d+)$/.exec(parts[1] ?? '');
+    if (!m) return false;
+    N = Number(m[1]);
+    parts.splice(1, 1);
+  }
+  const [, saltHex, hashHex] = parts;
+  if (parts.length !== 3 || !saltHex || !hashHex) return false;
   const expected = Buffer.from(hashHex, 'hex');
-  const actual = await scrypt(password, Buffer.from(saltHex, 'hex'), expected.length);
+  if (expected.length === 0) return false;
+  const actual = await scrypt(password, Buffer.from(saltHex, 'hex'), expected.length, N);
   return timingSafeEqual(expected, actual);
 }

@@ -7,6 +7,7 @@ import type { AppContext, InterfaceModule } from './context.js';
 import { isSeeded, markSeeded, openDatabase } from './db.js';
 import { graphqlModule } from './graphql/index.js';
 import { networkModule } from './network/index.js';
+import { DEFAULT_HASH_COST, setHashCost } from './passwords.js';
 import { restRouteModule } from './rest-route/index.js';
 import { shopModule } from './shop/index.js';
 import { loadTokenService } from './tokens.js';
@@ -20,6 +21,8 @@ export interface ServerOptions {
   fixturesDir?: string;
   fault?: string | null;
   logger?: boolean;
+  /** scrypt cost of new password hashes; default SFC_REFERENCE_HASH_COST or 16384. */
+  hashCost?: number;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -42,6 +45,7 @@ export function urlsFor(origin: string, vendor: string) {
 export async function buildServer(options: ServerOptions): Promise<{ app: FastifyInstance; ctx: AppContext }> {
   const vendor = options.vendor ?? 'svc';
   if (!/^[a-z][a-z0-9]{0,31}$/.test(vendor)) throw new Error(`vendor must be lower-case letters and digits, got "${vendor}"`);
+  setHashCost(options.hashCost ?? (Number(process.env.SFC_REFERENCE_HASH_COST) || DEFAULT_HASH_COST));
   const db = openDatabase(options.db);
   const keyFile = options.keyFile !== undefined ? options.keyFile : options.db === ':memory:' ? null : `${options.db}.keys.json`;
   const ctx: AppContext = {

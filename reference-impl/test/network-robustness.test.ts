@@ -18,7 +18,7 @@ afterEach(async () => {
 describe('concurrency', () => {
   it('50 parallel registrations of one username create exactly one account', async () => {
     const net = await fresh();
-    const base = newMember();
+    const base = newMember({}, { sponsor_name: 'netroot' }); // with a sponsor, so the account is placed in the tree
     const results = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         net.call('POST', '/auth/register', { body: { ...base, email: `race${i}@example.test` } }),

@@ -46,5 +46,6 @@ Options:
   --host ADDR     address to bind (default 127.0.0.1)
   --db FILE       SQLite database file, or :memory: (default ./.sfc-reference/reference.db)
   --vendor NAME   vendor segment of header, route and namespace (default svc; letscms for the real products)
+  --hash-cost N   scrypt cost of new password hashes, a power of two (default 16384; env SFC_REFERENCE_HASH_COST)
   -h, --help      this text
 `;

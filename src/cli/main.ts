@@ -30,13 +30,10 @@ export async function main(argv: string[]): Promise<number> {
         return await referenceCommand(rest);
       case 'report':
         return await reportCommand(rest, (line) => term.info(line));
-      case 'pact':
-        if (rest.includes('--help') || rest.includes('-h')) {
-          process.stdout.write(`storefront-conformance ${command}: not yet available in this version.\n`);
-          return 0;
-        }
-        term.error(`${command} is not yet available in this version (see the README for what is)`);
-        return 2;
+      case 'pact': {
+        const { pactCommand } = await import('./pact.js');
+        return await pactCommand(rest, (line) => term.info(line));
+      }
       default:
         term.error(`unknown command "${command}"; run storefront-conformance --help for the commands`);
         return 2;

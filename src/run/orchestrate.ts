@@ -97,6 +97,8 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
   );
   try {
     await vitest.start([]);
+    // Checks fail fast against a vanished target, so the run can end before the watchdog's next probe.
+    if (!aborted) aborted = await watchdog.goneNow();
   } finally {
     clearTimeout(bound);
     await watchdog.stop();

@@ -14,7 +14,8 @@ export interface RunningReference {
 /** The reference implementation on a free loopback port with a fresh temporary database (self-test). */
 export async function startReference(vendor: string): Promise<RunningReference> {
   const dir = mkdtempSync(join(tmpdir(), 'sfc-self-test-'));
-  const { app } = await buildServer({ db: join(dir, 'reference.db'), vendor });
+  // A throwaway database: a low scrypt cost saves seconds of hashing and protects nothing real.
+  const { app } = await buildServer({ db: join(dir, 'reference.db'), vendor, hashCost: 1024 });
   const address = await app.listen({ port: 0, host: '127.0.0.1' });
   const urls = urlsFor(address, vendor);
   return {

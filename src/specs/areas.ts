@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { INTERFACES, type AreaSpec } from '../checks/model.js';
+import { type AreaSpec, INTERFACES } from '../checks/model.js';
 import { REPO_ROOT } from './paths.js';
 
 /** Every area of checks (`src/interfaces/<interface>/areas/*.ts`), for coverage and the Pact generator. */
@@ -10,7 +10,9 @@ export async function loadAreas(): Promise<AreaSpec[]> {
   for (const iface of INTERFACES) {
     const dir = join(REPO_ROOT, 'src', 'interfaces', iface, 'areas');
     if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts')).sort()) {
+    for (const file of readdirSync(dir)
+      .filter((f) => f.endsWith('.ts'))
+      .sort()) {
       const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
       for (const value of Object.values(mod)) if (isArea(value)) areas.push(value);
     }

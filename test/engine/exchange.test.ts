@@ -60,7 +60,8 @@ describe('tokens in responses', () => {
   });
   it('redacts token fields of JSON responses, whatever their shape', () => {
     const ex = exchange();
-    if (ex.response) ex.response.body = JSON.stringify({ data: { token: 'opaque-123456' }, letscms_token: 'abc-987654', token_type: 'x' });
+    if (ex.response)
+      ex.response.body = JSON.stringify({ data: { token: 'opaque-123456' }, letscms_token: 'abc-987654', token_type: 'x' });
     const body = redact(ex).response?.body ?? '';
     expect(body).not.toContain('opaque-123456');
     expect(body).not.toContain('abc-987654');

@@ -24,6 +24,7 @@ const req = (id: string, level: Level, outcomes: CheckOutcome[], testable = true
     choices: {},
     notes: [],
     requests: 1,
+    retries: 0,
     durationMs: 1,
   }));
   return { ...base, ...requirementStatus(base, checks), checks };

@@ -81,6 +81,7 @@ export function refusal(res: GraphQLResult, field: string): string | undefined {
 export function accepted(ctx: Ctx, res: GraphQLResult, field: string): unknown {
   const body = ctx.json<unknown>(res.exchange);
   ctx.expect(body !== null && typeof body === 'object' && !Array.isArray(body), 'expected a JSON object', res.exchange);
+  ctx.validate('graphql/schemas/envelope.schema.json', body, res.exchange, 'response body');
   const why = refusal(res, field);
   if (why) ctx.fail(`${field}: expected a successful result, got ${why}`, res.exchange);
   return res.data?.[field];

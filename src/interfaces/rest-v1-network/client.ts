@@ -74,6 +74,14 @@ export class NetClient {
     return typeof t === 'string' && t.length > 0 ? t : undefined;
   }
 
+  /** Why no token was found: another `<x>_token` key means the vendor setting does not match the target. */
+  tokenHint(body: Json): string {
+    const other = Object.keys(body).filter((k) => /^[A-Za-z0-9]+_token$/.test(k) && k !== this.tokenHeader);
+    return other.length > 0
+      ? ` (the response carries ${other.join(', ')}: set --vendor ${other[0]?.replace(/_token$/, '')})`
+      : '';
+  }
+
   async login(username: string, password: string): Promise<Call & { token?: string }> {
     const call = await this.post('/auth/login', { form: { username, password } });
     return { ...call, token: call.body.status === true ? this.tokenOf(call.body) : undefined };

@@ -1,6 +1,8 @@
+import fc from 'fast-check';
 import type { CheckContext } from '../../checks/context.js';
 import type { CheckSpec } from '../../checks/model.js';
-import { type Json, net } from './client.js';
+import type { Exchange } from '../../http/exchange.js';
+import { isObject, type Json, net } from './client.js';
 import { conforms, listOf, succeeded } from './expect.js';
 
 /**
@@ -49,6 +51,40 @@ export function pagingChecks<S>(
           two.call.ex,
           second.call.ex,
         );
+      },
+    },
+    {
+      id: 'NET-PAGE-03',
+      title: `${list.path}: any page start/limit is the matching slice of the list (property, seeded)`,
+      async run(ctx: CheckContext<S>) {
+        const t = token(ctx);
+        if (!t) ctx.skip('no token of SFC_NET_USERNAME (its login failed or is not configured)');
+        let why = '';
+        let evidence: Exchange[] = [];
+        const items = (body: Json) =>
+          Array.isArray(body[list.key]) ? (body[list.key] as unknown[]).filter(isObject) : undefined;
+        // Small pages only: the maximum limit is not shown (NS-NET-07), so start + limit stays at 8 or less.
+        const property = fc.asyncProperty(
+          fc.integer({ min: 0, max: 4 }),
+          fc.integer({ min: 1, max: 4 }),
+          async (start, limit) => {
+            const whole = await net(ctx).get(list.path, { token: t, query: { start: 0, limit: start + limit } });
+            const part = await net(ctx).get(list.path, { token: t, query: { start, limit } });
+            const all = items(whole.body);
+            const got = items(part.body);
+            const want = all?.slice(start, start + limit).map(ident);
+            if (!all || !got || JSON.stringify(want) !== JSON.stringify(got.map(ident))) {
+              why = `start=${start}&limit=${limit}: expected ${JSON.stringify(want)} (the slice of start=0&limit=${start + limit}), got ${JSON.stringify(got?.map(ident))}`;
+              evidence = [whole.ex, part.ex];
+              return false;
+            }
+            return true;
+          },
+        );
+        const runs = Math.max(1, Math.min(ctx.settings.runs, 25));
+        const result = await fc.check(property, { seed: ctx.settings.seed, numRuns: runs, endOnFailure: true });
+        if (result.failed)
+          ctx.fail(`${why} (replay: --seed ${ctx.settings.seed}, counterexample path ${result.counterexamplePath})`, ...evidence);
       },
     },
   ];

@@ -72,7 +72,8 @@ export async function rootAccount(ctx: Ctx): Promise<Account> {
   const password = ctx.data('SFC_NET_PASSWORD');
   if (!username || !password) ctx.skip('SFC_NET_USERNAME / SFC_NET_PASSWORD are not set: no network-plan account to use');
   const call = await net(ctx).login(username, password);
-  if (!call.token) ctx.skip(`cannot log in as SFC_NET_USERNAME (${username}): ${described(call)}`);
+  if (!call.token)
+    ctx.skip(`cannot log in as SFC_NET_USERNAME (${username}): ${described(call)}${net(ctx).tokenHint(call.body)}`);
   return {
     username,
     password,

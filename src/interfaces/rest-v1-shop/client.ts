@@ -113,6 +113,17 @@ export function noteDroppedHeader(ctx: Ctx, ex: Exchange, body: Envelope | undef
     );
 }
 
+/** The endpoints marked "header svc_token" in the variant B table, with a harmless request each. */
+export const TOKEN_ENDPOINTS: { id: string; method: 'GET' | 'POST'; path: string; form?: Record<string, string> }[] = [
+  { id: 'cart-add-item', method: 'POST', path: '/cart/add-item', form: { product_id: '1', quantity: '1' } },
+  { id: 'cart', method: 'GET', path: '/cart' },
+  { id: 'cart-count', method: 'GET', path: '/cart/count' },
+  { id: 'cart-remove-item', method: 'POST', path: '/cart/remove-item/sfcnokey' },
+  { id: 'cart-update-quantities', method: 'POST', path: '/cart/update-quantities', form: { 'cart_data[sfcnokey]': '1' } },
+  { id: 'orders', method: 'GET', path: '/orders' },
+  { id: 'order-create', method: 'POST', path: '/order/create', form: { first_name: 'Sfc' } },
+];
+
 /** Parses a JSON body without failing the check (for probes). */
 export function tryJson(ex: Exchange): Envelope | undefined {
   if (!ex.response) return undefined;

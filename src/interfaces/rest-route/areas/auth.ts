@@ -66,10 +66,11 @@ export const authArea: AreaSpec<AuthState> = {
             ...out.exchanges,
           );
         ctx.choose('AMB-RR-03', out.account.reading);
-        const body = envelope(ctx, out.account.exchange, 'account-register.post');
+        // State first: a shape failure here must not hide the checks that only need the account.
         ctx.state.account = out.account;
         ctx.state.reading = out.account.reading;
-        ctx.state.registerBody = body;
+        ctx.state.registerBody = ctx.json(out.account.exchange);
+        envelope(ctx, out.account.exchange, 'account-register.post');
       },
     },
     {
@@ -172,11 +173,12 @@ export const authArea: AreaSpec<AuthState> = {
             ...probe.exchanges,
           );
         ctx.choose('AMB-RR-01', probe.field);
-        const body = envelope(ctx, ex, 'account-login.post');
+        const body = bodyOf(ex) ?? {};
         ctx.state.loginField = probe.field;
         ctx.state.loginBody = body;
         if (typeof body.token === 'string' && body.token !== '')
           ctx.state.loginSession = { token: body.token, header: session.header };
+        envelope(ctx, ex, 'account-login.post');
       },
     },
     {

@@ -47,8 +47,8 @@ export const catalogArea: AreaSpec<CatalogState> = {
       run: async (ctx: C) => {
         ctx.state.me = await provision(ctx);
         const ex = await call(ctx, 'GET', ROUTES.category, { session: session(ctx) });
-        const body = envelope(ctx, ex, 'common-category.get');
-        ctx.state.categories = records(dataOf(body).categories);
+        ctx.state.categories = records(dataOf(bodyOf(ex)).categories);
+        envelope(ctx, ex, 'common-category.get');
       },
     },
     {
@@ -87,8 +87,8 @@ export const catalogArea: AreaSpec<CatalogState> = {
       needs: ['me'],
       run: async (ctx: C) => {
         const ex = await call(ctx, 'GET', ROUTES.listing, { session: session(ctx) });
-        const body = envelope(ctx, ex, 'product-listing.get');
-        ctx.state.products = records(dataOf(body).products);
+        ctx.state.products = records(dataOf(bodyOf(ex)).products);
+        envelope(ctx, ex, 'product-listing.get');
       },
     },
     {

@@ -77,7 +77,11 @@ export const authArea: AreaSpec<AuthState> = {
         const call = await client.login(username, password);
         succeeded(ctx, call, 'login');
         conforms(ctx, call, 'auth-login');
-        ctx.expect(call.token, `login: expected a string "${client.tokenHeader}" in the response`, call.ex);
+        ctx.expect(
+          call.token,
+          `login: expected a string "${client.tokenHeader}" in the response${client.tokenHint(call.body)}`,
+          call.ex,
+        );
         ctx.expect(isObject(call.body.net_user), 'login of a network-plan account: expected net_user to be a record', call.ex);
         ctx.state.login = call;
         ctx.state.root = await rootAccount(ctx);
@@ -119,6 +123,11 @@ export const authArea: AreaSpec<AuthState> = {
       needs: ['root'],
       async run(ctx: Ctx) {
         const call = await net(ctx).userInfo((ctx.state.root as Account).token);
+        ctx.expect(
+          !asksForToken(call),
+          `the token was sent in the ${net(ctx).tokenHeader} header but the target asks for it (${described(call)}): a proxy in front of it may drop header names with underscores (nginx does unless underscores_in_headers is on)`,
+          call.ex,
+        );
         succeeded(ctx, call, `user-info (${call.path}) with the login token`);
       },
     },

@@ -10,8 +10,11 @@ import {
   envelope,
   errorsObject,
   expectFieldError,
+  getProduct,
   isTokenRefusal,
+  listProducts,
   noteDroppedHeader,
+  TOKEN_ENDPOINTS,
   tokenOf,
   tryJson,
 } from '../client.js';
@@ -22,6 +25,7 @@ import { type Account, login, newAccountForm, register } from '../flows.js';
 interface AuthState {
   account: Account;
   registerBody: Envelope;
+  registerEx: Exchange;
   loginBody: Envelope;
   loginEx: Exchange;
   loginToken: string;
@@ -29,17 +33,6 @@ interface AuthState {
 
 type C = CheckContext<AuthState>;
 type UserRecord = Record<string, unknown>;
-
-/** The endpoints marked "header svc_token" in the variant B table, with a harmless request each. */
-export const TOKEN_ENDPOINTS: { id: string; method: 'GET' | 'POST'; path: string; form?: Record<string, string> }[] = [
-  { id: 'cart-add-item', method: 'POST', path: '/cart/add-item', form: { product_id: '1', quantity: '1' } },
-  { id: 'cart', method: 'GET', path: '/cart' },
-  { id: 'cart-count', method: 'GET', path: '/cart/count' },
-  { id: 'cart-remove-item', method: 'POST', path: '/cart/remove-item/sfcnokey' },
-  { id: 'cart-update-quantities', method: 'POST', path: '/cart/update-quantities', form: { 'cart_data[sfcnokey]': '1' } },
-  { id: 'orders', method: 'GET', path: '/orders' },
-  { id: 'order-create', method: 'POST', path: '/order/create', form: { first_name: 'Sfc' } },
-];
 
 function decodeJwtHeader(token: string): Record<string, unknown> | undefined {
   const head = token.split('.')[0];
@@ -90,8 +83,9 @@ export const authArea: AreaSpec<AuthState> = {
       id: 'SHOP-AUTH-01',
       title: 'register a fresh account: status true, <vendor>_token and user',
       run: async (ctx: C) => {
-        const { account, body } = await register(ctx);
-        ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing');
+        const { account, body, ex } = await register(ctx);
+        ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing', ex);
+        ctx.state.registerEx = ex;
         ctx.state.account = account;
         ctx.state.registerBody = body;
       },
@@ -114,19 +108,21 @@ export const authArea: AreaSpec<AuthState> = {
     {
       id: 'SHOP-AUTH-03',
       title: 'the register user record carries the Part 2 fields, for the registered account',
-      needs: ['registerBody'],
+      needs: ['registerBody', 'registerEx'],
       run: async (ctx: C) => {
         const body = ctx.state.registerBody!;
         const user = body.user as UserRecord;
-        const issues = ctx.schemas.check('rest-v1-shop/schemas/user.schema.json', user);
-        ctx.expect(issues.length === 0, `register user record: ${issues.map((i) => `${i.path} ${i.message}`).join('; ')}`);
+        const ex = ctx.state.registerEx!;
+        ctx.validate('rest-v1-shop/schemas/user.schema.json', user, ex, 'register user');
         ctx.expect(
           user.user_login === ctx.state.account!.username,
           `user.user_login should be the registered username, got ${JSON.stringify(user.user_login)}`,
+          ex,
         );
         ctx.expect(
           user.user_email === ctx.state.account!.email,
           `user.user_email should be the registered email, got ${JSON.stringify(user.user_email)}`,
+          ex,
         );
       },
     },
@@ -191,26 +187,37 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'SHOP-ENV-02',
-      title: 'successful register and login answer status true',
-      needs: ['registerBody', 'loginBody'],
+      title: 'successful requests answer status true: login, products page 1, a listed product',
+      needs: ['account'],
       run: async (ctx: C) => {
-        ctx.expect(ctx.state.registerBody!.status === true, 'register answered a status other than true');
-        ctx.expect(ctx.state.loginBody!.status === true, 'login answered a status other than true');
+        const a = ctx.state.account!;
+        const exs = [await login(ctx, a.username, a.password), await listProducts(ctx, { page: 1 })];
+        const first = (tryJson(exs[1]!)?.data as { products?: { id: number }[] } | undefined)?.products?.[0];
+        if (first) exs.push(await getProduct(ctx, first.id, { known: true }));
+        for (const ex of exs) {
+          const body = bareEnvelope(ctx, ex);
+          ctx.expect(
+            body.status === true,
+            `${ex.request.method} ${ex.request.url} succeeded in substance but answered status ${String(body.status)}`,
+            ex,
+          );
+        }
       },
     },
     {
       id: 'SHOP-SEC-06',
       title: 'login and register do not return the password hash',
-      needs: ['registerBody', 'loginBody'],
+      needs: ['registerBody', 'registerEx', 'loginBody', 'loginEx'],
       run: async (ctx: C) => {
-        for (const [what, body] of [
-          ['register', ctx.state.registerBody!],
-          ['login', ctx.state.loginBody!],
+        for (const [what, body, ex] of [
+          ['register', ctx.state.registerBody!, ctx.state.registerEx!],
+          ['login', ctx.state.loginBody!, ctx.state.loginEx!],
         ] as const) {
           const user = body.user as UserRecord;
           ctx.expect(
             !('user_pass' in user),
             `${what} returns user.user_pass (a password hash); the document names it for user-info only`,
+            ex,
           );
         }
       },
@@ -255,7 +262,11 @@ export const authArea: AreaSpec<AuthState> = {
         ctx.expect(body.status === false, `register with no field filled: expected status false, got ${String(body.status)}`, ex);
         const errors = errorsObject(body);
         // A target may report the first missing field only; every key it reports must be a field.
-        ctx.expect(errors && Object.keys(errors).length > 0, `expected errors as an object keyed by field name, got ${JSON.stringify(body.errors)}`, ex);
+        ctx.expect(
+          errors && Object.keys(errors).length > 0,
+          `expected errors as an object keyed by field name, got ${JSON.stringify(body.errors)}`,
+          ex,
+        );
         const fields = ['username', 'first_name', 'last_name', 'password', 'email'];
         const stray = Object.keys(errors).filter((k) => !fields.includes(k));
         ctx.expect(stray.length === 0, `errors keys ${stray.join(', ')} are not fields of the register body`, ex);

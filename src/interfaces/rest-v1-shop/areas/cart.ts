@@ -1,5 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
 import { call, envelope, expectFieldError } from '../client.js';
 import {
   type Account,
@@ -26,6 +27,7 @@ interface CartState {
   product: ProductSummary;
   second: ProductSummary;
   addCount: number;
+  addEx: Exchange;
   cart: CartData;
   key: string;
   secondKey: string;
@@ -94,6 +96,7 @@ export const cartArea: AreaSpec<CartState> = {
         ctx.expect(count > 0, `after add-item, cart_item_count should be positive, got ${count}`, ex);
         ctx.state.product = product;
         ctx.state.addCount = count;
+        ctx.state.addEx = ex;
       },
     },
     {
@@ -172,6 +175,7 @@ export const cartArea: AreaSpec<CartState> = {
         ctx.expect(
           count === lines || count === quantity,
           `cart_item_count ${count} is neither the number of lines (${lines}) nor the sum of quantities (${quantity})`,
+          ctx.state.addEx!,
         );
         if (lines !== quantity) ctx.choose('AMB-SHOP-04', count === lines ? 'lines' : 'quantity');
       },

@@ -1,5 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
 import { envelope } from '../client.js';
 import {
   type Account,
@@ -21,6 +22,8 @@ interface CouponState {
   account: Account;
   plain: CartData;
   withCoupon: CartData;
+  /** The GET /cart with the coupon: the evidence of the checks that judge its numbers. */
+  couponEx: Exchange;
   code: string;
 }
 
@@ -74,6 +77,7 @@ export const couponsArea: AreaSpec<CouponState> = {
           ex,
         );
         ctx.state.withCoupon = data;
+        ctx.state.couponEx = ex;
         ctx.state.code = code;
       },
     },
@@ -88,12 +92,14 @@ export const couponsArea: AreaSpec<CouponState> = {
         ctx.expect(
           discount > 0,
           `discount_total with coupon ${ctx.state.code} should be positive, got ${cut.cart_totals.discount_total}`,
+          ctx.state.couponEx!,
         );
         const drop = total(plain, 'total') - total(cut, 'total');
         const withTax = discount + (num(cut.cart_totals.discount_tax) ?? 0);
         ctx.expect(
           near(drop, withTax, 0.02),
           `the total dropped by ${drop} with the coupon; discount_total + discount_tax is ${withTax}`,
+          ctx.state.couponEx!,
         );
         const tenth = total(plain, 'subtotal') / 10;
         if (!near(discount, tenth))
@@ -111,6 +117,34 @@ export const couponsArea: AreaSpec<CouponState> = {
         ctx.expect(
           near(sum, total(cut, 'discount_total')),
           `coupon_discount_totals add up to ${sum}; discount_total is ${cut.cart_totals.discount_total}`,
+          ctx.state.couponEx!,
+        );
+      },
+    },
+    {
+      id: 'SHOP-CART-10',
+      title:
+        'with the coupon, cart_totals still add up (contents = subtotal - discount; total = contents + shipping + fees + taxes)',
+      needs: ['withCoupon'],
+      run: async (ctx: C) => {
+        const t = (k: string) => total(ctx.state.withCoupon!, k);
+        const contents = t('subtotal') - t('discount_total');
+        ctx.expect(
+          near(t('cart_contents_total'), contents),
+          `cart_contents_total ${t('cart_contents_total')} should be subtotal - discount_total = ${contents}`,
+          ctx.state.couponEx!,
+        );
+        const sum =
+          t('cart_contents_total') +
+          t('shipping_total') +
+          t('fee_total') +
+          t('cart_contents_tax') +
+          t('shipping_tax') +
+          t('fee_tax');
+        ctx.expect(
+          near(t('total'), sum),
+          `total ${t('total')} should be contents + shipping + fees + their taxes = ${sum}`,
+          ctx.state.couponEx!,
         );
       },
     },

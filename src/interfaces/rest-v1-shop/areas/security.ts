@@ -1,9 +1,8 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { bareEnvelope, type CallOptions, call, envelope, getProduct, listProducts, tryJson } from '../client.js';
+import { bareEnvelope, type CallOptions, call, envelope, getProduct, listProducts, TOKEN_ENDPOINTS, tryJson } from '../client.js';
 import { type Account, login, register } from '../flows.js';
-import { TOKEN_ENDPOINTS } from './auth.js';
 
 // The envelope on every endpoint, robustness against malformed input, and forged tokens.
 

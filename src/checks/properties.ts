@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import fc from 'fast-check';
+import type { CheckContext } from './context.js';
+import { ConformanceFailure } from './model.js';
+
+export interface PropertyOptions {
+  /** Runs of this property; default the run's `--runs`. */
+  runs?: number;
+  /** Caps shrinking (each shrink step sends requests again). */
+  maxShrinks?: number;
+}
+
+/** What a failed property reports: enough to replay it exactly. */
+export interface PropertyFailure {
+  property: string;
+  seed: number;
+  path: string;
+  runs: number;
+  shrinks: number;
+  counterexample: string;
+}
+
+/** Each property gets its own seed, derived from the run seed and its name: one `--seed` replays all. */
+export function propertySeed(runSeed: number, name: string): number {
+  return ((runSeed ^ createHash('sha256').update(name).digest().readUInt32BE(0)) >>> 0) & 0x7fffffff;
+}
+
+/**
+ * Runs a fast-check property inside a check. The predicate talks to the target and fails with
+ * `ctx.fail`/`ctx.expect` like any check. A failure is shrunk to the smallest input that still
+ * fails; the ConformanceFailure then carries the counterexample, the seed and path, and the
+ * exchanges of the shrunk run.
+ */
+export async function checkProperty<T>(
+  ctx: CheckContext<never> | CheckContext<Record<string, unknown>> | CheckContext<object>,
+  name: string,
+  arbitrary: fc.Arbitrary<T>,
+  predicate: (value: T) => Promise<void>,
+  options: PropertyOptions = {},
+): Promise<void> {
+  const seed = propertySeed(ctx.settings.seed, name);
+  const runs = options.runs ?? ctx.settings.runs;
+  let lastFailure: ConformanceFailure | undefined;
+  const details = await fc.check(
+    fc.asyncProperty(arbitrary, async (value) => {
+      try {
+        await predicate(value);
+      } catch (e) {
+        if (e instanceof ConformanceFailure) lastFailure = e;
+        throw e;
+      }
+    }),
+    { seed, numRuns: runs, endOnFailure: false, ...(options.maxShrinks !== undefined ? {} : {}) },
+  );
+  if (!details.failed) return;
+  const error = details.errorInstance;
+  if (!(error instanceof ConformanceFailure) && !lastFailure) throw error; // a suite error inside the property
+  const failure = error instanceof ConformanceFailure ? error : (lastFailure as ConformanceFailure);
+  const report: PropertyFailure = {
+    property: name,
+    seed,
+    path: details.counterexamplePath ?? '',
+    runs: details.numRuns,
+    shrinks: details.numShrinks,
+    counterexample: fc.stringify(details.counterexample),
+  };
+  throw new ConformanceFailure(
+    `property "${name}" failed after ${report.runs} run(s), shrunk ${report.shrinks} time(s) to ${report.counterexample}: ${failure.message}\n` +
+      `replay: the same settings with --seed ${ctx.settings.seed} (property seed ${seed}, path "${report.path}")`,
+    failure.exchanges,
+    { property: report, cause: failure.details },
+  );
+}
+
+/**
+ * A model-based property: random sequences of commands (`fc.commands`), each run against a fresh
+ * real system from `setup` and compared with the model after every step (the commands' `check`
+ * and `run`). A failure is shrunk to the shortest sequence that shows it.
+ */
+export async function checkCommands<Model extends object, Real>(
+  ctx: CheckContext<never> | CheckContext<Record<string, unknown>> | CheckContext<object>,
+  name: string,
+  commands: fc.Arbitrary<fc.AsyncCommand<Model, Real, boolean>>[],
+  setup: () => Promise<{ model: Model; real: Real }>,
+  options: PropertyOptions & { maxCommands?: number } = {},
+): Promise<void> {
+  await checkProperty(
+    ctx,
+    name,
+    fc.commands(commands, { maxCommands: options.maxCommands ?? 12 }),
+    async (cmds) => {
+      const initial = await setup();
+      await fc.asyncModelRun(() => initial, cmds);
+    },
+    options,
+  );
+}

@@ -1,0 +1,4 @@
+import { runArea } from '../../src/checks/area.js';
+import { queriesArea } from '../../src/interfaces/graphql/areas/queries.js';
+
+runArea(queriesArea);

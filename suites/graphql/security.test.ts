@@ -1,0 +1,4 @@
+import { runArea } from '../../src/checks/area.js';
+import { securityArea } from '../../src/interfaces/graphql/areas/security.js';
+
+runArea(securityArea);
