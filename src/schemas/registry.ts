@@ -47,6 +47,26 @@ export class SchemaRegistry {
     return fn;
   }
 
+  /** The schema object behind `ref` (a path under specs/, optionally with `#/json/pointer`). */
+  raw(ref: string): Record<string, unknown> {
+    const [path, pointer] = ref.split('#');
+    const root = this.ajv.getSchema(SCHEMA_BASE + path)?.schema as Record<string, unknown> | undefined;
+    if (!root) throw new Error(`unknown schema "${ref}"`);
+    if (!pointer) return root;
+    let node: unknown = root;
+    for (const part of pointer.split('/').filter(Boolean))
+      node = (node as Record<string, unknown>)[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+    if (!node || typeof node !== 'object') throw new Error(`no "${pointer}" in schema "${path}"`);
+    return node as Record<string, unknown>;
+  }
+
+  /** Resolves a `$ref` found in the schema named `from` to a registry name (path under specs/ plus pointer). */
+  resolveRef(from: string, ref: string): string {
+    const url = new URL(ref, SCHEMA_BASE + from.split('#')[0]);
+    const path = url.href.slice(SCHEMA_BASE.length).split('#')[0] as string;
+    return url.hash ? `${path}${decodeURIComponent(url.hash)}` : path;
+  }
+
   /** Compiles every schema now (strict mode errors surface here). */
   compileAll(): void {
     for (const id of this.ids) this.validator(id);
