@@ -35,6 +35,10 @@ export async function labelCheck(meta: CheckResultMeta, req: Requirement): Promi
   await allure.epic(`${meta.interface} (${meta.source.document})`);
   await allure.feature(req.endpoints?.[0] ?? meta.area);
   await allure.story(meta.requirement);
+  // The tree of the report: interface, then area (instead of the test file's package).
+  await allure.parentSuite(meta.interface);
+  await allure.suite(meta.area);
+  await allure.subSuite(req.level);
   await allure.severity(SEVERITY[req.level]);
   await allure.tags(meta.interface, req.level, meta.area);
   await allure.label('requirement', meta.requirement);
