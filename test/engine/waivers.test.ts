@@ -31,3 +31,13 @@ describe('waiver files', () => {
     expect(() => loadWaivers(file('{"waivers": [{"id": "X", "expires": "2027-01-01"}]}'), now)).toThrow(/entry 1/);
   });
 });
+
+describe('the committed example waiver file', () => {
+  it('loads, and names a requirement of the catalog', async () => {
+    const { requirementsById } = await import('../../src/specs/catalog.js');
+    const { REPO_ROOT } = await import('../../src/specs/paths.js');
+    const w = loadWaivers(join(REPO_ROOT, 'fixtures', 'waivers', 'example.json'), now);
+    expect(w.length).toBeGreaterThan(0);
+    for (const x of w) expect(requirementsById().has(x.id), x.id).toBe(true);
+  });
+});
