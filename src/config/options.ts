@@ -90,6 +90,23 @@ export const OPTIONS: OptionDef[] = [
     commands: both,
   },
   {
+    flag: 'rate-limit',
+    env: 'SFC_RATE_LIMIT',
+    key: 'rateLimit',
+    kind: 'int',
+    help: 'at most N requests per second (files then run one at a time)',
+    commands: both,
+  },
+  {
+    flag: 'max-duration',
+    env: 'SFC_MAX_DURATION_S',
+    key: 'maxDurationS',
+    kind: 'int',
+    default: '1800',
+    help: 'bound on the whole run in seconds; past it the run is aborted with exit 3',
+    commands: both,
+  },
+  {
     flag: 'waivers',
     env: 'SFC_WAIVERS',
     key: 'waivers',

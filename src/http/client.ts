@@ -1,3 +1,5 @@
+import type { Readable, Transform } from 'node:stream';
+import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import { Agent, type Dispatcher, FormData, request as undiciRequest } from 'undici';
 import type { Exchange } from './exchange.js';
 
@@ -24,16 +26,18 @@ export interface ClientOptions {
   rateLimit?: number;
   /** Retries after 429, or 503 with Retry-After (default 3). */
   maxRetries?: number;
-  /** Bytes of a response body kept; the rest is read and dropped, and the exchange says so. */
+  /** Bytes of a (decoded) response body kept; the rest is not read, and the exchange says `truncated`. */
   maxBodyBytes?: number;
   connections?: number;
 }
 
 export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
-/** Consecutive connection failures after which the target counts as gone and requests fail at once. */
+/** Refused connections in a row after which the target counts as gone and requests fail at once. */
 const DEAD_TARGET_AFTER = 3;
 /** Longest Retry-After the client honours; a longer wait is the target's problem, not the run's. */
 const MAX_RETRY_WAIT_MS = 10_000;
+/** After this pause a gone origin gets one more try (a target that restarted). */
+const DEAD_TARGET_RETRY_MS = 5_000;
 
 /**
  * The target client: one keep-alive pool, a timeout per request, and a record of every exchange.
@@ -47,8 +51,8 @@ export class TargetClient {
   retryCount = 0;
   /** Endpoints (method + path) that timed out: a second request would only wait again. */
   private readonly deadEndpoints = new Map<string, string>();
-  /** Consecutive connection-level failures per origin. */
-  private readonly failuresByOrigin = new Map<string, number>();
+  /** Refused connections in a row per origin, and when the last one was. */
+  private readonly failuresByOrigin = new Map<string, { count: number; at: number }>();
   private nextSlot = 0;
 
   constructor(readonly options: ClientOptions) {
@@ -68,11 +72,7 @@ export class TargetClient {
     const url = withQuery(req.url, req.query);
     const { origin, pathname } = new URL(url);
     const endpoint = `${req.method} ${origin}${pathname}`;
-    const dead =
-      this.deadEndpoints.get(endpoint) ??
-      ((this.failuresByOrigin.get(origin) ?? 0) >= DEAD_TARGET_AFTER
-        ? `target ${origin} did not answer the last ${DEAD_TARGET_AFTER} requests`
-        : undefined);
+    const dead = this.deadEndpoints.get(endpoint) ?? this.originDown(origin);
     if (dead) {
       const ex: Exchange = {
         request: { method: req.method, url, headers: { ...req.headers } },
@@ -86,25 +86,53 @@ export class TargetClient {
     }
     const maxRetries = this.options.maxRetries ?? 3;
     let retries = 0;
+    let waited = 0;
     for (;;) {
       await this.throttle();
       const ex = await this.attempt(req, url);
       const status = ex.response?.status;
       const retryAfter = ex.response?.headers['retry-after'];
       const retryable = status === 429 || (status === 503 && retryAfter !== undefined);
-      if (!retryable || retries >= maxRetries) {
+      const wait = retryable ? retryDelay(retryAfter, retries + 1) : 0;
+      // The wait budget bounds one request however long the target asks us to wait.
+      if (!retryable || retries >= maxRetries || waited + wait > MAX_RETRY_WAIT_MS) {
         if (retries > 0) ex.retries = retries;
-        if (ex.error) {
-          this.failuresByOrigin.set(origin, (this.failuresByOrigin.get(origin) ?? 0) + 1);
-          if (ex.error.startsWith('timed out')) this.deadEndpoints.set(endpoint, `${endpoint} timed out earlier in this run`);
-        } else this.failuresByOrigin.set(origin, 0);
+        this.recordOutcome(ex, origin, endpoint);
         this.exchanges.push(ex);
         return ex;
       }
       retries++;
       this.retryCount++;
-      await delay(retryDelay(retryAfter, retries));
+      waited += wait;
+      await delay(wait);
     }
+  }
+
+  /**
+   * Only a refused connection (or a vanished host) counts towards "the target is gone": a reset
+   * or a timeout is one endpoint misbehaving, and the other endpoints may well answer.
+   */
+  private recordOutcome(ex: Exchange, origin: string, endpoint: string): void {
+    if (ex.error === undefined) {
+      this.failuresByOrigin.delete(origin);
+      return;
+    }
+    if (isGoneError(ex.error)) {
+      const prior = this.failuresByOrigin.get(origin);
+      this.failuresByOrigin.set(origin, { count: (prior?.count ?? 0) + 1, at: performance.now() });
+    }
+    if (ex.error.startsWith('timed out')) this.deadEndpoints.set(endpoint, `${endpoint} timed out earlier in this run`);
+  }
+
+  /** Why the origin counts as gone, or undefined. After a pause one request may try again (a restart). */
+  private originDown(origin: string): string | undefined {
+    const f = this.failuresByOrigin.get(origin);
+    if (!f || f.count < DEAD_TARGET_AFTER) return undefined;
+    if (performance.now() - f.at >= DEAD_TARGET_RETRY_MS) {
+      f.at = performance.now(); // let this one through; the others wait for its outcome's pause
+      return undefined;
+    }
+    return `target ${origin} refused the last ${f.count} connections`;
   }
 
   private async throttle(): Promise<void> {
@@ -165,13 +193,19 @@ export class TargetClient {
         bodyTimeout: timeoutMs,
         signal: AbortSignal.timeout(timeoutMs),
       });
-      const { text, truncated } = await readCapped(res.body, this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
-      exchange.response = {
-        status: res.statusCode,
-        headers: flattenHeaders(res.headers),
-        body: text,
-        ...(truncated ? { truncated } : {}),
-      };
+      const resHeaders = flattenHeaders(res.headers);
+      const read = await readBody(res.body, resHeaders['content-encoding'], this.options.maxBodyBytes ?? DEFAULT_MAX_BODY);
+      if (read.error !== undefined) {
+        // Headers came, the body did not (reset, stalled, undecodable): no answer to judge, but say how far it got.
+        exchange.error = `${describeNetworkError(read.error, timeoutMs)} (after the HTTP ${res.statusCode} headers and ${read.bytes} bytes of body)`;
+      } else {
+        exchange.response = {
+          status: res.statusCode,
+          headers: resHeaders,
+          body: read.text,
+          ...(read.truncated ? { truncated: true } : {}),
+        };
+      }
     } catch (e) {
       exchange.error = describeNetworkError(e, timeoutMs);
     }
@@ -208,21 +242,58 @@ export function withQuery(url: string, query: HttpRequest['query']): string {
   return `${url}${url.includes('?') ? '&' : '?'}${params.join('&')}`;
 }
 
-async function readCapped(body: AsyncIterable<Buffer>, cap: number): Promise<{ text: string; truncated: boolean }> {
+const DECODERS: Record<string, () => Transform> = {
+  gzip: () => createGunzip(),
+  'x-gzip': () => createGunzip(),
+  deflate: () => createInflate(),
+  br: () => createBrotliDecompress(),
+};
+
+/**
+ * Reads at most `cap` bytes of the body, decoded when the target compressed it (the client sends
+ * no Accept-Encoding, which allows any coding, RFC 9110 12.5.3). The cap applies to the decoded
+ * bytes, so a compression bomb stops there too. Past the cap the stream is dropped, not drained:
+ * a target may send gigabytes or never stop.
+ */
+async function readBody(
+  body: Readable,
+  contentEncoding: string | undefined,
+  cap: number,
+): Promise<{ text: string; truncated: boolean; bytes: number; error?: unknown }> {
+  const coding = contentEncoding?.trim().toLowerCase();
+  const decoder = coding && coding !== 'identity' ? DECODERS[coding] : undefined;
+  let source: Readable = body;
+  if (decoder) {
+    const d = decoder();
+    body.on('error', (e) => d.destroy(e));
+    source = body.pipe(d);
+  }
   const chunks: Buffer[] = [];
   let size = 0;
   let truncated = false;
-  for await (const chunk of body) {
-    if (size >= cap) {
-      truncated = true;
-      continue; // drain so the connection can be reused
+  let complete = false;
+  try {
+    for await (const chunk of source as AsyncIterable<Buffer>) {
+      const room = cap - size;
+      if (chunk.length > room) {
+        chunks.push(chunk.subarray(0, room));
+        size = cap;
+        truncated = true;
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
     }
-    const room = cap - size;
-    chunks.push(chunk.length > room ? chunk.subarray(0, room) : chunk);
-    if (chunk.length > room) truncated = true;
-    size += Math.min(chunk.length, room);
+    complete = !truncated;
+  } catch (error) {
+    return { text: '', truncated, bytes: size, error };
+  } finally {
+    if (!complete) {
+      body.destroy();
+      source.destroy();
+    }
   }
-  return { text: Buffer.concat(chunks).toString('utf8'), truncated };
+  return { text: Buffer.concat(chunks).toString('utf8'), truncated, bytes: size };
 }
 
 function flattenHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {
@@ -231,17 +302,20 @@ function flattenHeaders(h: Record<string, string | string[] | undefined>): Recor
   return out;
 }
 
+/** Errors that say the target is not there at all (as opposed to one endpoint misbehaving). */
+export function isGoneError(error: string): boolean {
+  return /^(connection refused|host name not found|could not connect within)/.test(error);
+}
+
 export function describeNetworkError(e: unknown, timeoutMs: number): string {
   const err = e as { code?: string; name?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err.code ?? err.cause?.code;
-  if (
-    err.name === 'TimeoutError' ||
-    code === 'UND_ERR_HEADERS_TIMEOUT' ||
-    code === 'UND_ERR_BODY_TIMEOUT' ||
-    code === 'UND_ERR_CONNECT_TIMEOUT'
-  )
+  if (err.name === 'TimeoutError' || code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT')
     return `timed out after ${timeoutMs} ms`;
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return `could not connect within ${timeoutMs} ms`;
   if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code && /^Z_|^ERR__|BROTLI/.test(code))
+    return `the body does not decode as its content-encoding says (${err.message ?? code})`;
   if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset by the target';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'host name not found';
   return `${code ? `${code}: ` : ''}${err.message ?? String(e)}`;

@@ -76,6 +76,10 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       reporters: [collector, allureReporter(settings)],
       provide: { sfcSettings: settings },
       pool: 'threads',
+      // One module graph per worker, not per file: each file would otherwise rebuild the schema
+      // registry (every specs schema added and meta-validated) and recompile its schemas, which
+      // cost more than the requests themselves. Areas keep their state in runArea, not in modules.
+      isolate: false,
       // With a rate cap, one file at a time keeps the cap exact.
       maxWorkers: settings.rateLimit ? 1 : Math.min(4, settings.interfaces.length * 2),
       testTimeout: checkTimeout,

@@ -72,3 +72,18 @@ describe('settings: validation before anything is sent', () => {
     expect(() => resolveSettings({ ...base, env: { SFC_BASE_URL: 'nope' } }, 'run')).toThrow(/SFC_BASE_URL is not a URL/);
   });
 });
+
+describe('settings: rate cap and run bound', () => {
+  it('reads --rate-limit and --max-duration, and refuses zero', () => {
+    const s = resolveSettings(
+      { flags: { 'base-url': 'http://a:1', 'rate-limit': '5', 'max-duration': '60' }, env: {}, dotenv: {} },
+      'run',
+    );
+    expect(s.rateLimit).toBe(5);
+    expect(s.maxDurationS).toBe(60);
+    expect(() => resolveSettings({ flags: { 'base-url': 'http://a:1', 'rate-limit': '0' }, env: {}, dotenv: {} }, 'run')).toThrow(
+      /--rate-limit must be at least 1/,
+    );
+    expect(resolveSettings({ flags: { 'base-url': 'http://a:1' }, env: {}, dotenv: {} }, 'run').maxDurationS).toBe(1800);
+  });
+});
