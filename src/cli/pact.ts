@@ -187,6 +187,7 @@ async function firstUnreachable(ifaces: InterfaceId[], urlOf: (i: InterfaceId) =
 function describe(r: InterfaceVerification, url: string | undefined): string {
   const head = `${r.ok ? '✓' : '✗'} ${r.iface} (${r.provider}) at ${url ?? '?'}: `;
   if (r.ok) return `${head}verified in ${(r.durationMs / 1000).toFixed(1)} s`;
-  if (r.failures.length === 0) return `${head}${r.error ?? 'verification failed'}`;
-  return `${head}${r.failures.length} interaction(s) broken\n${r.failures.map((f) => `    - ${f.interaction}: ${f.detail}`).join('\n')}`;
+  const states = r.stateErrors.map((e) => `\n    provider state not created: ${e}`).join('');
+  if (r.failures.length === 0) return `${head}${r.error ?? 'verification failed'}${states}`;
+  return `${head}${r.failures.length} interaction(s) broken\n${r.failures.map((f) => `    - ${f.interaction}: ${f.detail}`).join('\n')}${states}`;
 }

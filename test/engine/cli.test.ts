@@ -78,9 +78,18 @@ describe.concurrent('the storefront-conformance command', () => {
     expect(r.stderr).toContain('connection refused');
     expect(r.ms).toBeLessThan(15_000);
   });
-  it('pact and report say they are not yet available, with exit 2', async () => {
-    const r = await cli(['pact', 'generate']);
+  it('pact names its subcommands, and refuses an unknown one with exit 2', async () => {
+    const help = await cli(['pact', '--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('generate');
+    expect(help.stdout).toContain('verify');
+    const bad = await cli(['pact', 'frob']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown pact subcommand');
+  });
+  it('report without results exits 2 and says what to run first', async () => {
+    const r = await cli(['report', '--report-dir', '/nonexistent-sfc-dir']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('not yet available');
+    expect(r.stderr).toContain('no Allure results');
   });
 });

@@ -1,0 +1,172 @@
+import { asList, asRecord, type Handler, need, requireToken, StateError, type StateTarget, send, short } from './target.js';
+
+// Provider states of documents 1 and 2, created through the target's own API.
+
+const str = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+// Document 1 (rest-route) ------------------------------------------------------------------------
+
+const routeUrl = (t: StateTarget, route: string) => `${t.url}/index.php?route=${route}`;
+/** The table's `token` header and the samples' `Authorization` (AMB-RR-02): a target reads one. */
+const routeAuth = (token: string) => ({ token, authorization: `Bearer ${token}` });
+
+export const restRouteStates: Record<string, Handler> = {
+  'a customer {email} with password {password} exists': async (t, p) => {
+    const email = str(p.email);
+    const password = str(p.password);
+    const login = await send(t, 'POST', routeUrl(t, 'shoprestapi/account/login'), { json: { email, password } });
+    if (login.body.status === true && typeof login.body.token === 'string') {
+      t.token = login.body.token;
+      return undefined;
+    }
+    const reg = await send(t, 'POST', routeUrl(t, 'shoprestapi/account/register'), {
+      json: {
+        firstname: 'Pact',
+        lastname: 'Customer',
+        email,
+        telephone: '0123456789',
+        password,
+        confirm: password,
+        newsletter: 0,
+        agree: 1,
+      },
+    });
+    if (reg.body.status !== true || typeof reg.body.token !== 'string')
+      throw new StateError(`cannot register customer ${email}: ${short(reg)}`);
+    t.token = reg.body.token;
+    return undefined;
+  },
+  'a country with zones exists': async (t) => countryWithZones(t, requireToken(t, 'a country with zones exists')),
+  'the customer has an address': async (t) => {
+    const token = requireToken(t, 'the customer has an address');
+    const place = await countryWithZones(t, token);
+    const a = await send(t, 'POST', routeUrl(t, 'shoprestapi/account/address/add'), {
+      headers: routeAuth(token),
+      json: {
+        firstname: 'Pact',
+        lastname: 'Customer',
+        city: 'Springfield',
+        address_1: '1 Contract Street',
+        postcode: '12345',
+        ...place,
+      },
+    });
+    const id = asRecord(a.body.data)?.address_id;
+    if (a.body.status !== true || id === undefined) throw new StateError(`cannot add an address: ${short(a)}`);
+    return { address_id: String(id), ...place };
+  },
+};
+
+/** The first country (by id) that has zones, with its first zone (address/add GET). */
+async function countryWithZones(t: StateTarget, token: string): Promise<{ country_id: number; zone_id: number }> {
+  const a = await send(t, 'GET', routeUrl(t, 'shoprestapi/account/address/add'), { headers: routeAuth(token) });
+  const states = asRecord(asRecord(a.body.data)?.states) ?? {};
+  const ids = Object.keys(states).sort((x, y) => Number(x) - Number(y));
+  for (const id of ids) {
+    const zone = asRecord(asList(states[id])[0]);
+    if (zone?.zone_id !== undefined) return { country_id: Number(id), zone_id: Number(zone.zone_id) };
+  }
+  throw new StateError(`no country with zones in address/add: ${short(a)}`);
+}
+
+// Document 2 (both variants) ---------------------------------------------------------------------
+
+const tokenOf = (t: StateTarget, body: Record<string, unknown>) => body[`${t.vendor}_token`];
+const v1Auth = (t: StateTarget, token: string) => ({ [`${t.vendor}_token`]: token });
+
+export const networkStates: Record<string, Handler> = {
+  'a network account with payouts and commissions exists': async (t) => {
+    const state = 'a network account with payouts and commissions exists';
+    const username = need(t, 'SFC_NET_USERNAME', state);
+    const password = need(t, 'SFC_NET_PASSWORD', state);
+    const login = await send(t, 'POST', `${t.url}/auth/login`, { json: { username, password } });
+    const token = tokenOf(t, login.body);
+    if (login.body.status !== true || typeof token !== 'string')
+      throw new StateError(`cannot log in as ${username}: ${short(login)}`);
+    t.token = token;
+    const values: Record<string, string | number> = { username, password };
+    const userKey = asRecord(login.body.net_user)?.user_key;
+    if (typeof userKey === 'string' && userKey) values.user_key = userKey;
+    // The first payout of the account, for payout_details.
+    const list = await send(t, 'GET', `${t.url}/payout_list?start=0&limit=1`, { headers: v1Auth(t, token) });
+    const payout = asRecord(asList(list.body.payout)[0]);
+    const payoutId = payout?.payout_id ?? payout?.id;
+    if (payoutId !== undefined && payoutId !== null) values.payout_id = String(payoutId);
+    return values;
+  },
+};
+
+async function shopProducts(t: StateTarget): Promise<number[]> {
+  const ids: number[] = [];
+  for (let page = 1; page <= 3; page++) {
+    const a = await send(t, 'GET', `${t.url}/products?page=${page}`);
+    const products = asList(asRecord(a.body.data)?.products);
+    for (const p of products) {
+      const id = Number(asRecord(p)?.id);
+      if (Number.isInteger(id) && id > 0) ids.push(id);
+    }
+    if (products.length === 0 || Number(asRecord(a.body.data)?.total_pages ?? 1) <= page) break;
+  }
+  return ids;
+}
+
+async function cartLines(t: StateTarget, token: string): Promise<Record<string, unknown>[]> {
+  const cart = await send(t, 'GET', `${t.url}/cart`, { headers: v1Auth(t, token) });
+  return asList(asRecord(cart.body.data)?.cart_items)
+    .map(asRecord)
+    .filter((x): x is Record<string, unknown> => x !== undefined);
+}
+
+/** Puts a product the target accepts into the cart; its line's key and product id. */
+async function addSomeProduct(t: StateTarget, token: string, state: string): Promise<{ key: string; productId: number }> {
+  for (const productId of await shopProducts(t)) {
+    const add = await send(t, 'POST', `${t.url}/cart/add-item`, {
+      json: { product_id: productId, quantity: 1 },
+      headers: v1Auth(t, token),
+    });
+    if (add.body.status !== true) continue;
+    const line = (await cartLines(t, token)).find((l) => Number(l.product_id) === productId);
+    if (line && typeof line.key === 'string') return { key: line.key, productId };
+  }
+  throw new StateError(`provider state "${state}": no product of /products could be added to the cart`);
+}
+
+export const shopStates: Record<string, Handler> = {
+  'a shop customer {username} with password {password} exists': async (t, p) => {
+    const username = str(p.username);
+    const password = str(p.password);
+    const login = await send(t, 'POST', `${t.url}/auth/login`, { json: { username, password } });
+    let token = tokenOf(t, login.body);
+    if (login.body.status !== true || typeof token !== 'string') {
+      const reg = await send(t, 'POST', `${t.url}/auth/register`, {
+        json: { username, first_name: 'Pact', last_name: 'Shopper', password, email: `${username}@example.test` },
+      });
+      token = tokenOf(t, reg.body);
+      if (reg.body.status !== true || typeof token !== 'string')
+        throw new StateError(`cannot register shop customer ${username}: ${short(reg)}`);
+    }
+    t.token = token;
+    return undefined;
+  },
+  'products exist': async (t) => {
+    const [first] = await shopProducts(t);
+    if (first === undefined) throw new StateError('provider state "products exist": /products?page=1 lists no product');
+    return { product_id: first };
+  },
+  'a product in stock exists': async (t) => {
+    const state = 'a product in stock exists';
+    const token = requireToken(t, state);
+    const { key, productId } = await addSomeProduct(t, token, state);
+    // Found by adding it; the cart is left as it was so that add-item starts from a known state.
+    await send(t, 'POST', `${t.url}/cart/remove-item/${encodeURIComponent(key)}`, { headers: v1Auth(t, token) });
+    return { product_id: productId };
+  },
+  'the cart holds a product': async (t) => {
+    const state = 'the cart holds a product';
+    const token = requireToken(t, state);
+    const line = (await cartLines(t, token)).find((l) => typeof l.key === 'string');
+    if (line) return { cart_item_key: line.key as string, product_id: Number(line.product_id) };
+    const { key, productId } = await addSomeProduct(t, token, state);
+    return { cart_item_key: key, product_id: productId };
+  },
+};
