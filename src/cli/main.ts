@@ -1,14 +1,10 @@
 import { parseArgs } from 'node:util';
-import { writeReports } from '../../reporters/index.js';
 import { readDotenv, resolveSettings, UsageError } from '../config/load.js';
 import { DATA_KEYS, OPTIONS } from '../config/options.js';
 import type { Settings } from '../config/settings.js';
-import { baselineExitCode, diffAgainstBaseline, loadBaseline } from '../run/baseline.js';
-import { executeRun, TargetUnreachable } from '../run/orchestrate.js';
+import { TargetUnreachable } from '../run/errors.js';
 import type { RunResult } from '../run/results.js';
-import { loadWaivers } from '../run/waivers.js';
 import { commandHelp, MAIN_HELP, REFERENCE_HELP } from './help.js';
-import { reportCommand } from './report.js';
 import { Terminal } from './terminal.js';
 
 /** The `storefront-conformance` command. Returns the exit code; never throws for a user's mistake. */
@@ -29,7 +25,7 @@ export async function main(argv: string[]): Promise<number> {
       case 'reference':
         return await referenceCommand(rest);
       case 'report':
-        return await reportCommand(rest, (line) => term.info(line));
+        return await (await import('./report.js')).reportCommand(rest, (line) => term.info(line));
       case 'pact': {
         const { pactCommand } = await import('./pact.js');
         return await pactCommand(rest, (line) => term.info(line));
@@ -83,6 +79,14 @@ async function runCommand(command: 'run' | 'self-test', args: string[], term: Te
     return 0;
   }
   const settings = resolveSettings({ flags, env: process.env, dotenv: readDotenv() }, command);
+  // Loaded only now: help and usage errors answer without starting vitest, Allure or the reporters.
+  const [{ loadWaivers }, { baselineExitCode, diffAgainstBaseline, loadBaseline }, { executeRun }, { writeReports }] =
+    await Promise.all([
+      import('../run/waivers.js'),
+      import('../run/baseline.js'),
+      import('../run/orchestrate.js'),
+      import('../../reporters/index.js'),
+    ]);
   const waivers = settings.waivers ? loadWaivers(settings.waivers) : [];
   const baseline = settings.baseline ? loadBaseline(settings.baseline) : undefined;
   let stopReference: (() => Promise<void>) | undefined;

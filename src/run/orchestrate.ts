@@ -11,16 +11,14 @@ import { loadRequirementFiles } from '../specs/catalog.js';
 import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
 import { type ProgressEvent, ResultCollector } from './collector.js';
 import { diagnose } from './diagnose.js';
+import { TargetUnreachable } from './errors.js';
 import type { AmbiguityOutcome, NotShownItem, RequirementResult, RunResult } from './results.js';
 import { targetUrlOf } from './target-urls.js';
 import { exitCodeFor, overallVerdict, requirementStatus, summarize } from './verdict.js';
 import { applyWaivers, type Waiver } from './waivers.js';
 import { startWatchdog } from './watchdog.js';
 
-/** No request reached the target at all: exit 3, naming the URL. */
-export class TargetUnreachable extends Error {
-  override name = 'TargetUnreachable';
-}
+export { TargetUnreachable } from './errors.js';
 
 /**
  * One request per selected interface, all at once, bounded by the request timeout: a target that

@@ -29,7 +29,8 @@ function cli(
   });
 }
 
-describe.concurrent('the storefront-conformance command', () => {
+// Each test spawns the real command; on a busy machine a start can take seconds.
+describe.concurrent('the storefront-conformance command', { timeout: 60_000 }, () => {
   it('--help lists the commands and exit codes', async () => {
     const r = await cli(['--help']);
     expect(r.code).toBe(0);
