@@ -41,16 +41,24 @@ export async function checkProperty<T>(
   const seed = propertySeed(ctx.settings.seed, name);
   const runs = options.runs ?? ctx.settings.runs;
   let lastFailure: ConformanceFailure | undefined;
+  // Shrinking re-runs the predicate (and its requests) per candidate; past the budget the
+  // remaining candidates are skipped, so the smallest counterexample found so far stands.
+  let shrinkRuns = -1;
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
+      if (shrinkRuns >= 0) {
+        shrinkRuns++;
+        if (options.maxShrinks !== undefined && shrinkRuns > options.maxShrinks) return;
+      }
       try {
         await predicate(value);
       } catch (e) {
         if (e instanceof ConformanceFailure) lastFailure = e;
+        if (shrinkRuns < 0) shrinkRuns = 0;
         throw e;
       }
     }),
-    { seed, numRuns: runs, endOnFailure: false, ...(options.maxShrinks !== undefined ? {} : {}) },
+    { seed, numRuns: runs, endOnFailure: options.maxShrinks === 0 },
   );
   if (!details.failed) return;
   const error = details.errorInstance;

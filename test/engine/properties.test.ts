@@ -1,0 +1,57 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { CheckContext } from '../../src/checks/context.js';
+import { ConformanceFailure } from '../../src/checks/model.js';
+import { checkProperty, propertySeed } from '../../src/checks/properties.js';
+
+const ctx = (seed: number, runs = 50) =>
+  ({
+    settings: { seed, runs },
+  }) as unknown as CheckContext<Record<string, unknown>>;
+
+describe('checkProperty', () => {
+  it('passes when the predicate holds', async () => {
+    await expect(checkProperty(ctx(1), 'p', fc.integer(), async () => {})).resolves.toBeUndefined();
+  });
+  it('shrinks a failure and reports the counterexample, seed and replay line', async () => {
+    const err = await checkProperty(ctx(1), 'n below 100', fc.integer({ min: 0, max: 10_000 }), async (n) => {
+      if (n >= 100) throw new ConformanceFailure(`got ${n}`);
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConformanceFailure);
+    const f = err as ConformanceFailure;
+    expect(f.message).toContain('shrunk');
+    expect(f.message).toContain('to [100]:');
+    expect(f.message).toContain('--seed 1');
+    expect((f.details as { property: { counterexample: string } }).property.counterexample).toBe('[100]');
+  });
+  it('stops shrinking at maxShrinks', async () => {
+    let calls = 0;
+    await checkProperty(
+      ctx(1),
+      'bounded',
+      fc.integer({ min: 0, max: 10_000 }),
+      async (n) => {
+        calls++;
+        if (n >= 100) throw new ConformanceFailure('big');
+      },
+      { maxShrinks: 3 },
+    ).catch(() => undefined);
+    const unbounded = { calls: 0 };
+    await checkProperty(ctx(1), 'bounded', fc.integer({ min: 0, max: 10_000 }), async (n) => {
+      unbounded.calls++;
+      if (n >= 100) throw new ConformanceFailure('big');
+    }).catch(() => undefined);
+    expect(calls).toBeLessThan(unbounded.calls);
+  });
+  it('derives a distinct, stable seed per property from the run seed', () => {
+    expect(propertySeed(42, 'a')).toBe(propertySeed(42, 'a'));
+    expect(propertySeed(42, 'a')).not.toBe(propertySeed(42, 'b'));
+    expect(propertySeed(42, 'a')).not.toBe(propertySeed(43, 'a'));
+  });
+  it("lets a suite error through as itself, not as the target's failure", async () => {
+    const err = await checkProperty(ctx(1), 'bug', fc.integer(), async () => {
+      throw new TypeError('suite bug');
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(TypeError);
+  });
+});
