@@ -132,7 +132,6 @@ describe(`${IFACE} requirement catalog`, () => {
   it('has well-formed requirements (levels, statements, endpoints, testability)', () => {
     const endpointIds = new Set(index.endpoints.map((e) => e.id));
     expect(catalog.requirements.length).toBeGreaterThanOrEqual(55);
-    expect(catalog.requirements.length).toBeLessThanOrEqual(75);
     for (const r of catalog.requirements as Requirement[]) {
       expect(['MUST', 'SHOULD', 'MAY', 'ADVISORY']).toContain(r.level);
       expect(r.interface).toBe(IFACE);

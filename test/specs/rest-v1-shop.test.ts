@@ -120,9 +120,8 @@ describe('rest-v1-shop requirement catalog', () => {
     for (const n of catalog.notShown) expect(n.id).toMatch(/^NS-SHOP-[0-9]{2}$/);
   });
 
-  it('has about 50 to 70 requirements with levels and testability', () => {
+  it('has at least 50 requirements, each with a level and testability', () => {
     expect(catalog.requirements.length).toBeGreaterThanOrEqual(50);
-    expect(catalog.requirements.length).toBeLessThanOrEqual(70);
     for (const r of catalog.requirements) {
       expect(['MUST', 'SHOULD', 'MAY', 'ADVISORY']).toContain(r.level);
       expect(r.interface).toBe('rest-v1-shop');

@@ -1,0 +1,236 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import { type BadToken, forgedTokens, malformedTokens, resignedTokens } from '../../../checks/tokens.js';
+import type { GraphQLResult } from '../../../graphql/client.js';
+import {
+  accepted,
+  addToCart,
+  cartLines,
+  emptyCart,
+  expectSelection,
+  gql,
+  login,
+  newSession,
+  op,
+  productId,
+  quantityOf,
+  record,
+  refusal,
+  short,
+} from '../client.js';
+import { noSecretsCheck } from './common.js';
+
+/**
+ * Tokens and other customers ("5. Authentication": the login token, RS256, on every cart
+ * mutation). ADVISORY: the document states the algorithm, not what a target must refuse; a target
+ * that takes these tokens lets anyone act as any customer.
+ */
+type Session = { email: string; password: string; token: string };
+interface TokState {
+  a: Session;
+  b: Session;
+  product: string;
+  /** A's line and its quantity before the hostile calls. */
+  line: string;
+  quantity: number;
+}
+type C = CheckContext<TokState>;
+
+/** One call of each operation that takes a token, aimed at A's data; `token` undefined sends none. */
+function calls(ctx: C, token: string | undefined): { operation: string; send: () => Promise<GraphQLResult> }[] {
+  const s = ctx.state as Required<TokState>;
+  const o = token === undefined ? {} : { token };
+  const coupon = ctx.data('SFC_GQL_COUPON') ?? 'SFC-ANY';
+  return [
+    { operation: 'addProductToCart', send: () => addToCart(ctx, token, s.product, 5) },
+    { operation: 'updateCartProduct', send: () => op(ctx, 'updateCartProduct', { cart_id: s.line, quantity: 9 }, o) },
+    { operation: 'deleteCartProduct', send: () => op(ctx, 'deleteCartProduct', { cart_id: s.line }, o) },
+    { operation: 'addCoupon', send: () => op(ctx, 'addCoupon', { code: coupon }, o) },
+    { operation: 'emptyCart', send: () => emptyCart(ctx, o) },
+    { operation: 'customerByEmail', send: () => op(ctx, 'customerByEmail', { email: s.a.email }, o) },
+    { operation: 'orders', send: () => op(ctx, 'orders', { start: 0, limit: 10 }, o) },
+  ];
+}
+
+/** Why the answer is not a refusal, or undefined when it is one (or, for the two queries, when it discloses nothing of A). */
+function accepted_(ctx: C, operation: string, res: GraphQLResult): string | undefined {
+  if (!refusal(res, operation)) {
+    const v = res.data?.[operation];
+    if (operation === 'customerByEmail') {
+      const list = Array.isArray(v) ? v : [v];
+      const mine = list.some((x) => String(record(x)?.email ?? '').toLowerCase() === ctx.state.a!.email.toLowerCase());
+      return mine ? `it returned A's record ${short(v)}` : undefined;
+    }
+    if (operation === 'orders') return Array.isArray(v) && v.length > 0 ? `it listed orders ${short(v)}` : undefined;
+    return `it answered ${short(v)}`;
+  }
+  return undefined;
+}
+
+/** Sends every call with every token; fails listing the ones taken; then checks A's cart is as it was. */
+async function sweep(ctx: C, tokens: BadToken[]): Promise<void> {
+  const taken: { what: string; res: GraphQLResult }[] = [];
+  for (const bad of tokens)
+    for (const call of calls(ctx, bad.token === '' ? undefined : bad.token)) {
+      const res = await call.send();
+      const why = accepted_(ctx, call.operation, res);
+      if (why) taken.push({ what: `${call.operation} with ${bad.label}: ${why}`, res });
+    }
+  if (taken.length > 0)
+    ctx.fail(
+      `${taken.length} call(s) were not refused:\n  ${taken
+        .slice(0, 10)
+        .map((t) => t.what.slice(0, 240))
+        .join('\n  ')}`,
+      ...taken.slice(0, 3).map((t) => t.res.exchange),
+    );
+  await expectCartUnchanged(ctx);
+}
+
+/** A's cart still holds its line with its quantity and no coupon: read by adding 1. */
+async function expectCartUnchanged(ctx: C): Promise<void> {
+  const s = ctx.state as Required<TokState>;
+  const res = await addToCart(ctx, s.a.token, s.product, 1);
+  const summary = accepted(ctx, res, 'addProductToCart');
+  const q = quantityOf(summary, s.product);
+  const code = record(summary)?.coupon_code;
+  ctx.expect(q === s.quantity + 1, `A's cart changed: expected ${s.quantity} + 1 = ${s.quantity + 1}, found ${q}`, res.exchange);
+  ctx.expect(
+    code === '' || code === null || code === undefined,
+    `A's cart carries coupon ${short(code)} that only the hostile calls applied`,
+    res.exchange,
+  );
+  // The read added 1: the next sweep expects the quantity seen now (no update, which it would also judge).
+  const [line] = cartLines(summary).filter((l) => String(l.product_id) === s.product);
+  if (line) s.line = String(line.cart_id);
+  s.quantity = q;
+}
+
+export const tokenAbuseArea: AreaSpec<TokState> = {
+  interface: 'graphql',
+  name: 'token-abuse',
+  checks: [
+    {
+      id: 'GQL-AUTH-02',
+      title: 'two customers, A with a line of 2 of the product in the cart',
+      async run(ctx: C) {
+        const product = productId(ctx);
+        const a = await newSession(ctx);
+        const b = await newSession(ctx);
+        ctx.onTeardown(async () => {
+          await emptyCart(ctx, { token: a.token });
+          await emptyCart(ctx, { token: b.token });
+        });
+        accepted(ctx, await emptyCart(ctx, { token: a.token }), 'emptyCart'); // probes AMB-GQL-05 with a real token
+        const res = await addToCart(ctx, a.token, product, 2);
+        const [line] = cartLines(accepted(ctx, res, 'addProductToCart'));
+        if (!line) ctx.fail('expected a line after adding the product', res.exchange);
+        Object.assign(ctx.state, { a, b, product, line: String(line.cart_id), quantity: 2 });
+      },
+    },
+    {
+      id: 'GQL-TOK-01',
+      title: 'every operation that takes a token refuses a missing, malformed, expired or re-signed token and changes nothing',
+      needs: ['line'],
+      async run(ctx: C) {
+        const real = ctx.state.a!.token;
+        await sweep(ctx, [{ label: 'no token', token: '' }, ...malformedTokens(real), ...resignedTokens(real)]);
+      },
+    },
+    {
+      id: 'GQL-TOK-02',
+      title: 'every operation that takes a token refuses alg none, HS256 with a guessed or empty key, and a foreign RS256 key',
+      needs: ['line'],
+      async run(ctx: C) {
+        // The document publishes no key (no JWKS): HS256 is signed with guessed secrets instead of the public key.
+        ctx.note('no public key is published for document 3: HS256 tokens were signed with "secret" and with an empty key');
+        await sweep(ctx, await forgedTokens(ctx.state.a!.token));
+      },
+    },
+    {
+      id: 'GQL-TOK-03',
+      title: "B's token cannot change A's cart (add, update, delete, coupon, empty) nor read A's customer record",
+      needs: ['line'],
+      async run(ctx: C) {
+        const s = ctx.state as Required<TokState>;
+        const o = { token: s.b.token };
+        const seen: GraphQLResult[] = [
+          await op(ctx, 'updateCartProduct', { cart_id: s.line, quantity: 9 }, o),
+          await op(ctx, 'deleteCartProduct', { cart_id: s.line }, o),
+          await addToCart(ctx, s.b.token, s.product, 1),
+          await op(ctx, 'addCoupon', { code: ctx.data('SFC_GQL_COUPON') ?? 'SFC-ANY' }, o),
+          await emptyCart(ctx, o),
+        ];
+        const lookup = await op(ctx, 'customerByEmail', { email: s.a.email }, o);
+        const why = accepted_(ctx, 'customerByEmail', lookup);
+        if (why) ctx.fail(`customerByEmail of A's e-mail with B's token: ${why}`, lookup.exchange);
+        // Document 3 places no orders: only a customer the target already holds orders for
+        // (SFC_GQL_EMAIL / SFC_GQL_PASSWORD) makes this comparison bite; A otherwise has none.
+        const email = ctx.data('SFC_GQL_EMAIL');
+        const password = ctx.data('SFC_GQL_PASSWORD');
+        const owner = email && password ? (await login(ctx, { email, password, firstname: '', lastname: '' })).token : s.a.token;
+        const ids = (res: GraphQLResult) =>
+          (Array.isArray(res.data?.orders) ? res.data.orders : []).map((o) => String(record(o)?.order_id));
+        const theirs = await op(ctx, 'orders', { start: 0, limit: 100 }, { token: owner });
+        const mine = await op(ctx, 'orders', { start: 0, limit: 100 }, o);
+        const shared = ids(mine).filter((id) => ids(theirs).includes(id));
+        if (shared.length > 0)
+          ctx.fail(`orders with B's token lists another customer's orders: ${shared.join(', ')}`, theirs.exchange, mine.exchange);
+        if (ids(theirs).length === 0) ctx.note('the other customer has no orders: the orders comparison saw two empty lists');
+        try {
+          await expectCartUnchanged(ctx);
+        } catch (e) {
+          ctx.note(`B's calls: ${seen.map((r) => short(r.data)).join('; ')}`);
+          throw e;
+        }
+      },
+    },
+    {
+      id: 'GQL-ENV-03',
+      title: 'a smaller selection gets only what it selects (login without the token field returns no token)',
+      needs: ['line'],
+      async run(ctx: C) {
+        const s = ctx.state as Required<TokState>;
+        const client = gql(ctx);
+        const cases: [string, Promise<GraphQLResult>][] = [
+          [
+            'login',
+            client.runText(
+              'mutation login($email: String!, $password: String!) { login(email: $email, password: $password) { user_data { email } } }',
+              {
+                email: s.b.email,
+                password: s.b.password,
+              },
+            ),
+          ],
+          [
+            'addProductToCart',
+            client.runText(
+              'mutation addProductToCart($input: CartProductInput!) { addProductToCart(input: $input) { total } }',
+              {
+                input: { product_id: s.product, quantity: 1, options: {} },
+              },
+              { token: s.b.token },
+            ),
+          ],
+          [
+            'addCoupon',
+            client.runText(
+              'mutation addCoupon($code: ID!) { addCoupon(code: $code) { total } }',
+              {
+                code: ctx.data('SFC_GQL_COUPON') ?? 'SFC-ANY',
+              },
+              { token: s.b.token },
+            ),
+          ],
+        ];
+        for (const [field, pending] of cases) {
+          const res = await pending;
+          if (refusal(res, field)) continue; // judged by the scenario areas; here only what comes back
+          expectSelection(ctx, res);
+        }
+      },
+    },
+    noSecretsCheck<TokState>(),
+  ],
+};

@@ -1,0 +1,262 @@
+import fc from 'fast-check';
+import type { GraphQLResult } from '../../graphql/client.js';
+import { addToCart, type Ctx, cartLines, emptyCart, num, op, record, refusal, short } from './client.js';
+
+/**
+ * The cart of one customer as the model sees it ("1. What the service does": add, change a
+ * quantity, remove a line, apply a coupon, empty). One product (SFC_GQL_PRODUCT_ID) and one fixed
+ * coupon (SFC_GQL_COUPON, 10.00 off) are all the data contract offers.
+ */
+export interface CartModel {
+  /** The product's lines by cart_id, in the order the target listed them. */
+  lines: { cartId: string; quantity: number }[];
+  /** Whether the coupon is on the cart; `unknown` where the document leaves it open (after emptyCart). */
+  coupon: 'none' | 'applied' | 'unknown';
+  /** Unit price, learned from the first summary and held fixed afterwards. */
+  price?: number;
+}
+
+export interface CartReal {
+  ctx: Ctx;
+  token: string;
+  product: string;
+  coupon?: string;
+  /** Every result of the run, so a failure shows the steps before it. */
+  trail: GraphQLResult[];
+}
+
+/** Fixed coupon discount of the data contract (SFC_GQL_COUPON: "fixed 10.00 off"). */
+export const COUPON_OFF = 10;
+const CENT = 0.005;
+
+const total = (m: CartModel) => m.lines.reduce((s, l) => s + l.quantity, 0);
+const lastTrail = (r: CartReal) => r.trail.slice(-3).map((t) => t.exchange);
+
+function fail(r: CartReal, message: string, res: GraphQLResult): never {
+  r.ctx.fail(message, ...r.trail.slice(-3, -1).map((t) => t.exchange), res.exchange);
+}
+
+/**
+ * Judges the money of a summary (addProductToCart) or coupon result (addCoupon) against the
+ * model: subtotal = price x quantity, coupon_code / coupon_discount as the coupon state says, and
+ * total = subtotal + coupon_discount + tax. Resolves an `unknown` coupon state from what it sees.
+ */
+function checkMoney(m: CartModel, r: CartReal, res: GraphQLResult, field: string, quantity: number): void {
+  const s = record(res.data?.[field]);
+  if (!s) fail(r, `${field}: expected an object, got ${short(res.data?.[field])}`, res);
+  const subtotal = num(s.subtotal);
+  const tot = num(s.total);
+  const discount = num(s.coupon_discount) ?? 0;
+  const tax = num(s.tax) ?? 0;
+  if (subtotal === undefined || tot === undefined)
+    fail(r, `${field}: subtotal and total must be numbers, got ${short({ subtotal: s.subtotal, total: s.total })}`, res);
+  if (m.price !== undefined && Math.abs(subtotal - m.price * quantity) > CENT)
+    fail(
+      r,
+      `${field}: the model holds ${quantity} x ${m.price} = ${m.price * quantity}, the target says subtotal ${subtotal}`,
+      res,
+    );
+  const code = s.coupon_code;
+  const carries = r.coupon !== undefined && code === r.coupon;
+  if (m.coupon === 'unknown') m.coupon = carries ? 'applied' : 'none';
+  if (m.coupon === 'applied' && quantity > 0) {
+    if (!carries) fail(r, `${field}: coupon ${r.coupon} was applied, but coupon_code is ${short(code)}`, res);
+    const due = -Math.min(COUPON_OFF, subtotal);
+    if (Math.abs(discount - due) > CENT)
+      fail(r, `${field}: expected coupon_discount ${due} (fixed ${COUPON_OFF} off), got ${short(s.coupon_discount)}`, res);
+  }
+  if (m.coupon === 'none') {
+    if (code !== '' && code !== null && code !== undefined)
+      fail(r, `${field}: no coupon was applied, but coupon_code is ${short(code)}`, res);
+    if (Math.abs(discount) > CENT) fail(r, `${field}: no coupon was applied, but coupon_discount is ${discount}`, res);
+  }
+  if (Math.abs(subtotal + discount + tax - tot) > CENT)
+    fail(r, `${field}: expected total = subtotal + coupon_discount + tax = ${subtotal + discount + tax}, got ${tot}`, res);
+}
+
+/** Compares a cart summary with the model after adding `added`, and adopts the target's cart_ids. */
+function checkSummary(m: CartModel, r: CartReal, res: GraphQLResult, added: number): void {
+  const why = refusal(res, 'addProductToCart');
+  if (why) fail(r, `addProductToCart of ${added} (cart holds ${total(m)}) was refused: ${why}`, res);
+  const summary = res.data?.addProductToCart;
+  const all = cartLines(summary);
+  const others = all.filter((l) => String(l.product_id) !== r.product);
+  if (others.length > 0) fail(r, `the cart holds lines of products never added: ${short(others.map((l) => l.product_id))}`, res);
+  const seen = all.map((l) => ({ cartId: String(l.cart_id), quantity: num(l.quantity) ?? Number.NaN }));
+  const want = total(m) + added;
+  const got = seen.reduce((s, l) => s + l.quantity, 0);
+  if (got !== want)
+    fail(
+      r,
+      `expected ${want} of product ${r.product} in the cart (model lines ${short(m.lines)} + ${added}), found ${short(seen)}`,
+      res,
+    );
+  // One line grew by `added` (the platform merges equal lines), or one new line of `added` appeared.
+  const before = new Map(m.lines.map((l) => [l.cartId, l.quantity]));
+  const changed = seen.filter((l) => before.get(l.cartId) !== l.quantity);
+  const gone = m.lines.filter((l) => !seen.some((x) => x.cartId === l.cartId));
+  const ok =
+    gone.length === 0 &&
+    changed.length === 1 &&
+    changed[0] !== undefined &&
+    changed[0].quantity === (before.get(changed[0].cartId) ?? 0) + added;
+  if (!ok)
+    fail(
+      r,
+      `after adding ${added}, expected one line to grow by ${added} or one new line; model ${short(m.lines)}, target ${short(seen)}`,
+      res,
+    );
+  for (const l of all) {
+    const price = num(l.price);
+    const lineTotal = num(l.total);
+    const q = num(l.quantity) ?? 0;
+    if (price === undefined || lineTotal === undefined) continue; // types not shown (NS-GQL-12): judged by GQL-CART-05
+    if (m.price === undefined) m.price = price;
+    if (Math.abs(price - m.price) > CENT) fail(r, `the unit price changed from ${m.price} to ${price} within one cart`, res);
+    if (Math.abs(price * q - lineTotal) > CENT)
+      fail(r, `line ${String(l.cart_id)}: expected total ${price} x ${q} = ${price * q}, got ${lineTotal}`, res);
+  }
+  checkMoney(m, r, res, 'addProductToCart', want);
+  m.lines = seen;
+}
+
+type Cmd = fc.AsyncCommand<CartModel, CartReal, boolean>;
+
+class AddProduct implements Cmd {
+  constructor(readonly quantity: number) {}
+  check = () => true;
+  async run(m: CartModel, r: CartReal): Promise<void> {
+    const res = await addToCart(r.ctx, r.token, r.product, this.quantity);
+    r.trail.push(res);
+    checkSummary(m, r, res, this.quantity);
+  }
+  toString = () => `addProductToCart(${this.quantity})`;
+}
+
+class UpdateLine implements Cmd {
+  constructor(
+    readonly index: number,
+    readonly quantity: number,
+  ) {}
+  check = (m: Readonly<CartModel>) => m.lines.length > 0;
+  async run(m: CartModel, r: CartReal): Promise<void> {
+    const line = m.lines[this.index % m.lines.length];
+    if (!line) return;
+    const res = await op(r.ctx, 'updateCartProduct', { cart_id: line.cartId, quantity: this.quantity }, { token: r.token });
+    r.trail.push(res);
+    if (res.data?.updateCartProduct !== true)
+      fail(
+        r,
+        `updateCartProduct of own line ${line.cartId} to ${this.quantity}: expected true, got ${refusal(res, 'updateCartProduct') ?? short(res.data?.updateCartProduct)}`,
+        res,
+      );
+    line.quantity = this.quantity;
+  }
+  toString = () => `updateCartProduct(line #${this.index}, ${this.quantity})`;
+}
+
+class DeleteLine implements Cmd {
+  constructor(readonly index: number) {}
+  check = (m: Readonly<CartModel>) => m.lines.length > 0;
+  async run(m: CartModel, r: CartReal): Promise<void> {
+    const i = this.index % m.lines.length;
+    const line = m.lines[i];
+    if (!line) return;
+    const res = await op(r.ctx, 'deleteCartProduct', { cart_id: line.cartId }, { token: r.token });
+    r.trail.push(res);
+    if (res.data?.deleteCartProduct !== true)
+      fail(
+        r,
+        `deleteCartProduct of own line ${line.cartId}: expected true, got ${refusal(res, 'deleteCartProduct') ?? short(res.data?.deleteCartProduct)}`,
+        res,
+      );
+    m.lines.splice(i, 1);
+    // Whether a coupon outlives the last line is not shown: the next result decides.
+    if (m.lines.length === 0 && m.coupon === 'applied') m.coupon = 'unknown';
+  }
+  toString = () => `deleteCartProduct(line #${this.index})`;
+}
+
+/** A cart_id the cart does not hold: whatever the answer, the cart stays as it was. */
+class UpdateMissingLine implements Cmd {
+  check = () => true;
+  async run(_m: CartModel, r: CartReal): Promise<void> {
+    r.trail.push(await op(r.ctx, 'updateCartProduct', { cart_id: '987654321', quantity: 3 }, { token: r.token }));
+  }
+  toString = () => 'updateCartProduct(cart_id 987654321, 3)';
+}
+
+class ApplyCoupon implements Cmd {
+  constructor(readonly valid: boolean) {}
+  check = () => true;
+  async run(m: CartModel, r: CartReal): Promise<void> {
+    const code = this.valid ? (r.coupon ?? '') : 'SFC-NO-SUCH-COUPON';
+    if (this.valid && !r.coupon) return;
+    const res = await op(r.ctx, 'addCoupon', { code }, { token: r.token });
+    r.trail.push(res);
+    const why = refusal(res, 'addCoupon');
+    if (!this.valid) {
+      // Refused (GQL-COUP-03); whether an earlier coupon survives a bad code is not shown.
+      if (!why && res.data?.addCoupon && record(res.data.addCoupon)?.coupon_code === code)
+        fail(r, `addCoupon of unknown code ${code} was applied`, res);
+      if (m.coupon === 'applied') m.coupon = 'unknown';
+      return;
+    }
+    if (total(m) === 0) {
+      // On an empty cart the document says nothing: applied (with no discount yet) or refused are both readings.
+      if (why) return;
+      m.coupon = 'applied';
+      const d = num(record(res.data?.addCoupon)?.coupon_discount) ?? 0;
+      if (d > CENT || d < -COUPON_OFF - CENT)
+        fail(r, `addCoupon on an empty cart: coupon_discount ${d} is not between -10 and 0`, res);
+      return;
+    }
+    if (why) fail(r, `addCoupon of the valid coupon ${code} on a cart of ${total(m)} was refused: ${why}`, res);
+    m.coupon = 'applied';
+    checkMoney(m, r, res, 'addCoupon', total(m));
+  }
+  toString = () => (this.valid ? 'addCoupon(valid)' : 'addCoupon(unknown code)');
+}
+
+class EmptyCart implements Cmd {
+  check = () => true;
+  async run(m: CartModel, r: CartReal): Promise<void> {
+    const res = await emptyCart(r.ctx, { token: r.token });
+    r.trail.push(res);
+    const why = refusal(res, 'emptyCart');
+    if (why) r.ctx.fail(`emptyCart was refused: ${why}`, ...lastTrail(r));
+    m.lines = [];
+    // Whether emptyCart also drops the coupon is not shown: the next result decides.
+    if (m.coupon === 'applied') m.coupon = 'unknown';
+  }
+  toString = () => 'emptyCart';
+}
+
+/**
+ * The command generators, weighted (fc.commands picks uniformly from the list): adds (the only
+ * read of the whole cart) and updates and deletes of existing lines, which only run when the
+ * model holds a line, come more often than coupon, empty and the missing-line update.
+ */
+export function cartCommands(): fc.Arbitrary<Cmd>[] {
+  const add = fc.integer({ min: 1, max: 5 }).map((q): Cmd => new AddProduct(q));
+  const update = fc.tuple(fc.nat({ max: 3 }), fc.integer({ min: 1, max: 9 })).map(([i, q]): Cmd => new UpdateLine(i, q));
+  const del = fc.nat({ max: 3 }).map((i): Cmd => new DeleteLine(i));
+  return [
+    add,
+    add,
+    add,
+    update,
+    update,
+    update,
+    del,
+    del,
+    fc.boolean().map((v): Cmd => new ApplyCoupon(v)),
+    fc.constant<Cmd>(new EmptyCart()),
+    fc.constant<Cmd>(new UpdateMissingLine()),
+  ];
+}
+
+/** After the sequence: one more add reads the whole cart back, so the last step is judged too. */
+export async function finalRead(m: CartModel, r: CartReal): Promise<void> {
+  await new AddProduct(1).run(m, r);
+}

@@ -1,0 +1,90 @@
+import type { CheckContext } from '../../checks/context.js';
+import { net } from './client.js';
+import { described } from './expect.js';
+import { type Account, anchorAccount, register, registerForm } from './provision.js';
+
+/**
+ * Fresh accounts for properties and model runs: one per run, so runs are independent. The first
+ * is an anchor in the SFC_NET_USERNAME tree; later ones hang below earlier ones, at slots this
+ * helper created itself (each new account brings two free slots), so no geneology read of the
+ * big tree is needed per run. A slot taken meanwhile (another area registering there) is
+ * dropped and the next one tried.
+ */
+
+type Ctx = CheckContext<unknown>;
+
+export interface Slot {
+  parent: string;
+  position: 'left' | 'right';
+}
+
+const MAX_TRIES = 6;
+
+export class FreshAccounts {
+  private readonly slots: Slot[] = [];
+  private sponsor: string | undefined;
+
+  constructor(private readonly ctx: Ctx) {}
+
+  /** Slots known to be free (e.g. left over by a model run), tried before the helper's own. */
+  offer(slots: Slot[]): void {
+    this.slots.unshift(...slots);
+  }
+
+  /** The next free slot without taking it (for requests that are meant to be refused). */
+  async peek(): Promise<Slot> {
+    if (this.slots.length === 0) await this.next();
+    return this.slots[0] as Slot;
+  }
+
+  /** The slot of the last `peek` was taken after all (a registration meant to be refused was accepted). */
+  drop(): void {
+    this.slots.shift();
+  }
+
+  /** A sponsor name for registrations: the first account made. */
+  async sponsorName(): Promise<string> {
+    if (!this.sponsor) await this.next();
+    return this.sponsor as string;
+  }
+
+  /** Registers the form at the next free slot; `account` is set on success, the slot then used. */
+  async place(
+    overrides: Record<string, string | undefined> = {},
+  ): Promise<{ account?: Account; call: Awaited<ReturnType<typeof register>>['call'] }> {
+    let last: Awaited<ReturnType<typeof register>> | undefined;
+    for (let i = 0; i < MAX_TRIES; i++) {
+      const slot = await this.peek();
+      const form = registerForm(this.ctx, { sponsor: this.sponsor, parent: slot.parent, position: slot.position }, overrides);
+      last = await register(this.ctx, form);
+      if (last.account) {
+        this.slots.shift();
+        this.slots.push(
+          { parent: last.account.username, position: 'left' },
+          { parent: last.account.username, position: 'right' },
+        );
+        return last;
+      }
+      const text = JSON.stringify([last.call.body.errors, last.call.body.message]).toLowerCase();
+      if (!/position|parent|taken|occupied|child/.test(text)) return last;
+      this.slots.shift(); // taken by someone else meanwhile: try the next one
+    }
+    return last as Awaited<ReturnType<typeof register>>;
+  }
+
+  /** A new account (a fresh run); skips the check with the reason when none can be made. */
+  async next(): Promise<Account> {
+    if (!this.sponsor) {
+      const anchor = await anchorAccount(this.ctx);
+      this.sponsor = anchor.username;
+      this.slots.push({ parent: anchor.username, position: 'left' }, { parent: anchor.username, position: 'right' });
+      return anchor;
+    }
+    const r = await this.place();
+    if (!r.account) this.ctx.skip(`could not register a fresh account for the run: ${described(r.call)}`);
+    return r.account;
+  }
+}
+
+/** The account's own geneology read (its subtree only: small for a fresh account). */
+export const geneologyOf = (ctx: Ctx, token: string) => net(ctx).get('/user_geneology', { token });

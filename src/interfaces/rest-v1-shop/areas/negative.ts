@@ -1,0 +1,222 @@
+import type { CheckContext } from '../../../checks/context.js';
+import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
+import { type CallOptions, call, type Envelope, getProduct, listProducts, SCHEMAS, tryJson } from '../client.js';
+import { type Account, emptyCartOnTeardown, register } from '../flows.js';
+
+// Robustness of every endpoint: one request per endpoint per kind of bad input (malformed JSON,
+// wrong content type, empty body, missing fields, wrong types, unknown fields, very long
+// strings). The requests are sent once; the checks then judge the same answers: the envelope
+// (MUST, Part 1), no 5xx (SHOULD), and status false where the input cannot be valid (SHOULD).
+
+type Kind =
+  | 'malformed-json'
+  | 'wrong-content-type'
+  | 'empty-body'
+  | 'missing-fields'
+  | 'wrong-types'
+  | 'unknown-fields'
+  | 'long-strings';
+
+interface Sent {
+  endpoint: string;
+  kind: Kind;
+  ex: Exchange;
+  /** The input cannot be valid, so the answer must be a failure (status false). */
+  mustFail: boolean;
+}
+
+interface NegState {
+  account: Account;
+  sent: Sent[];
+}
+
+type C = CheckContext<NegState>;
+
+const LONG = 'A'.repeat(20_000);
+const JSON_TYPE = { 'content-type': 'application/json' };
+
+interface Endpoint {
+  id: string;
+  method: 'GET' | 'POST';
+  path: string;
+  token: boolean;
+  /** Documented fields with a plausible value (POST bodies) or query parameters (GET). */
+  fields: Record<string, string>;
+  /** Whether the endpoint has required input, so missing or wrongly typed input must fail. */
+  required: boolean;
+}
+
+const ENDPOINTS: Endpoint[] = [
+  {
+    id: 'login',
+    method: 'POST',
+    path: '/auth/login',
+    token: false,
+    fields: { username: 'sfcnobody', password: 'x' },
+    required: true,
+  },
+  {
+    id: 'register',
+    method: 'POST',
+    path: '/auth/register',
+    token: false,
+    fields: { username: 'sfcneg', first_name: 'Sfc', last_name: 'Neg', password: 'Pw-neg-1!', email: 'neg@example.test' },
+    required: true,
+  },
+  {
+    id: 'cart-add-item',
+    method: 'POST',
+    path: '/cart/add-item',
+    token: true,
+    fields: { product_id: '1', quantity: '1' },
+    required: true,
+  },
+  {
+    id: 'cart-update-quantities',
+    method: 'POST',
+    path: '/cart/update-quantities',
+    token: true,
+    fields: { 'cart_data[sfcnokey]': '1' },
+    required: true,
+  },
+  { id: 'cart-remove-item', method: 'POST', path: '/cart/remove-item/sfcnokey', token: true, fields: {}, required: true },
+  {
+    id: 'order-create',
+    method: 'POST',
+    path: '/order/create',
+    token: true,
+    fields: { first_name: 'Sfc', last_name: 'Neg', country: 'US', city: 'Austin', state: 'TX', postcode: '73301' },
+    required: true,
+  },
+  { id: 'cart', method: 'GET', path: '/cart', token: true, fields: { 'coupons[]': 'SFCNONE' }, required: false },
+  { id: 'cart-count', method: 'GET', path: '/cart/count', token: true, fields: {}, required: false },
+  { id: 'products', method: 'GET', path: '/products', token: false, fields: { page: '1' }, required: true },
+  // The product id is the path: a word and a very long id stand for the wrong type and the long string.
+  { id: 'product', method: 'GET', path: '/product/<id>', token: false, fields: {}, required: true },
+  { id: 'orders', method: 'GET', path: '/orders', token: true, fields: {}, required: false },
+];
+
+/** The bad requests of one endpoint, one per kind that applies (GET has no body). */
+function cases(e: Endpoint): { kind: Kind; opts: CallOptions; mustFail: boolean }[] {
+  const plain = Object.keys(e.fields).map((k) => k.replace(/\[.*$/, ''));
+  const wrongTypes = Object.fromEntries(plain.map((k, i) => [k, i % 2 === 0 ? { nested: ['x'] } : [1, 2]]));
+  const long = Object.fromEntries(Object.keys(e.fields).map((k) => [k, LONG]));
+  const unknown = { ...e.fields, sfc_unknown_field: 'x', 'sfc[nested][deep]': 'y', __proto__x: 'z' };
+  if (e.id === 'product')
+    return [
+      { kind: 'wrong-types', opts: { raw: 'sfc-not-an-id' }, mustFail: true },
+      { kind: 'long-strings', opts: { raw: LONG.slice(0, 4000) }, mustFail: true },
+    ];
+  if (e.method === 'GET') {
+    const longQuery = Object.fromEntries(Object.keys(e.fields).map((k) => [k, LONG.slice(0, 2000)]));
+    const wrongQuery = Object.fromEntries(plain.map((k) => [`${k}[sfc][]`, 'x']));
+    return [
+      { kind: 'unknown-fields', opts: { query: unknown }, mustFail: false },
+      // A scalar sent as a nested parameter: refused where the parameter is required (page).
+      { kind: 'wrong-types', opts: { query: wrongQuery }, mustFail: e.required },
+      // Long, but the whole URL stays under the 8 KB most HTTP servers allow before the application sees it.
+      { kind: 'long-strings', opts: { query: { ...longQuery, sfc_long: LONG.slice(0, 2000) } }, mustFail: false },
+    ];
+  }
+  return [
+    { kind: 'malformed-json', opts: { raw: '{"username": "x", ', headers: JSON_TYPE }, mustFail: true },
+    {
+      kind: 'wrong-content-type',
+      opts: { raw: '<xml><quantity>1</quantity></xml>', headers: { 'content-type': 'application/xml' } },
+      mustFail: true,
+    },
+    { kind: 'empty-body', opts: { raw: '', headers: JSON_TYPE }, mustFail: true },
+    { kind: 'missing-fields', opts: { raw: '{}', headers: JSON_TYPE }, mustFail: true },
+    { kind: 'wrong-types', opts: { raw: JSON.stringify(wrongTypes), headers: JSON_TYPE }, mustFail: e.required },
+    { kind: 'unknown-fields', opts: { form: unknown }, mustFail: false },
+    // A 20 000-letter username or name is not refused by any document rule: register may accept it.
+    { kind: 'long-strings', opts: { form: long }, mustFail: e.required && e.id !== 'register' },
+  ];
+}
+
+/** Listing and product go through the adapter, which knows the method the target chose (AMB-SHOP-01, -02). */
+function send(ctx: C, e: Endpoint, opts: CallOptions): Promise<Exchange> {
+  if (e.id === 'products') return listProducts(ctx, (opts.query ?? {}) as Record<string, string>);
+  if (e.id === 'product') return getProduct(ctx, opts.raw ?? '');
+  return call(ctx, e.method, e.path, opts);
+}
+
+const label = (s: Sent): string => `${s.ex.request.method} ${s.endpoint} (${s.kind})`;
+
+function failList(ctx: C, what: string, bad: Sent[], why: (s: Sent) => string): void {
+  if (bad.length === 0) return;
+  const lines = bad.slice(0, 12).map((s) => `${label(s)}: ${why(s)}`);
+  if (bad.length > 12) lines.push(`... and ${bad.length - 12} more`);
+  ctx.fail(
+    `${bad.length} of ${ctx.state.sent!.length} bad requests ${what}:\n  ${lines.join('\n  ')}`,
+    ...bad.slice(0, 4).map((s) => s.ex),
+  );
+}
+
+export const negativeArea: AreaSpec<NegState> = {
+  interface: 'rest-v1-shop',
+  name: 'negative',
+  checks: [
+    {
+      id: 'SHOP-AUTH-01',
+      title: 'register the account whose token the bad requests carry',
+      run: async (ctx: C) => {
+        ctx.state.account = (await register(ctx)).account;
+        emptyCartOnTeardown(ctx, ctx.state.account.token);
+      },
+    },
+    {
+      id: 'SHOP-NEG-01',
+      title:
+        'malformed JSON, wrong content type, empty body, missing fields, wrong types, unknown fields, long strings: the envelope',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const sent: Sent[] = [];
+        for (const e of ENDPOINTS)
+          for (const c of cases(e)) {
+            const opts = e.token ? { ...c.opts, token: ctx.state.account!.token } : c.opts;
+            sent.push({ endpoint: e.id, kind: c.kind, ex: await send(ctx, e, opts), mustFail: c.mustFail });
+          }
+        ctx.state.sent = sent;
+        const issues = new Map<Sent, string>();
+        for (const s of sent) {
+          const body = tryJson(s.ex);
+          if (!s.ex.response) issues.set(s, `no response (${s.ex.error ?? 'unknown error'})`);
+          else if (!body) issues.set(s, `HTTP ${s.ex.response.status}, body is not a JSON object`);
+          else {
+            const problems = ctx.schemas.check(`${SCHEMAS}formats.schema.json#/$defs/envelope`, body);
+            if (problems.length > 0) issues.set(s, `not the envelope: ${problems[0]?.path} ${problems[0]?.message}`);
+          }
+        }
+        failList(
+          ctx,
+          'were not answered with the envelope (status, errors, message)',
+          [...issues.keys()],
+          (s) => issues.get(s) ?? '',
+        );
+      },
+    },
+    {
+      id: 'SHOP-ENV-05',
+      title: 'none of those bad requests is answered with a 5xx',
+      needs: ['sent'],
+      run: async (ctx: C) => {
+        const bad = ctx.state.sent!.filter((s) => (s.ex.response?.status ?? 0) >= 500);
+        failList(ctx, 'were answered with a 5xx', bad, (s) => `HTTP ${s.ex.response?.status}`);
+      },
+    },
+    {
+      id: 'SHOP-NEG-02',
+      title: 'input that cannot be valid (unreadable, missing, wrongly typed) is answered with status false',
+      needs: ['sent'],
+      run: async (ctx: C) => {
+        const bad = ctx.state.sent!.filter((s) => s.mustFail && (tryJson(s.ex) as Envelope | undefined)?.status !== false);
+        failList(ctx, 'that cannot be valid were not refused with status false', bad, (s) => {
+          const b = tryJson(s.ex);
+          return `status ${String(b?.status)}, message "${String(b?.message ?? '')}"`;
+        });
+      },
+    },
+  ],
+};

@@ -1,0 +1,4 @@
+import { runArea } from '../../src/checks/area.js';
+import { negativeArea } from '../../src/interfaces/graphql/areas/negative.js';
+
+runArea(negativeArea);

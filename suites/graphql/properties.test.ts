@@ -1,0 +1,4 @@
+import { runArea } from '../../src/checks/area.js';
+import { propertiesArea } from '../../src/interfaces/graphql/areas/properties.js';
+
+runArea(propertiesArea);

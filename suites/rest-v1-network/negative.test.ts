@@ -1,0 +1,4 @@
+import { runArea } from '../../src/checks/area.js';
+import { negativeArea } from '../../src/interfaces/rest-v1-network/areas/negative.js';
+
+runArea(negativeArea);
