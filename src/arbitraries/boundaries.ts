@@ -23,13 +23,11 @@ export function lengthCases(limit: LengthLimit): { valid: number[]; invalid: num
 export function aroundLimit(limit: LengthLimit): fc.Arbitrary<{ value: string; length: number; valid: boolean }> {
   const { valid, invalid } = lengthCases(limit);
   const lengths = [...valid.map((n) => ({ n, ok: true })), ...invalid.map((n) => ({ n, ok: false }))];
-  return fc
-    .constantFrom(...lengths)
-    .chain(({ n, ok }) =>
-      visibleText({ minLength: n, maxLength: n, alphabet: limit.alphabet ?? 'letters' }).map((value) => ({
-        value,
-        length: n,
-        valid: ok,
-      })),
-    );
+  return fc.constantFrom(...lengths).chain(({ n, ok }) =>
+    visibleText({ minLength: n, maxLength: n, alphabet: limit.alphabet ?? 'letters' }).map((value) => ({
+      value,
+      length: n,
+      valid: ok,
+    })),
+  );
 }

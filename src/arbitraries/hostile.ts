@@ -11,6 +11,7 @@ const SAMPLES = [
   '" OR ""="',
   '<script>alert(1)</script>',
   '{{7*7}}',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, meant literally
   '${7*7}',
   '%s%s%s%n',
   '../../../../etc/passwd',

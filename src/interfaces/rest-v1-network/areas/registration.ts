@@ -1,9 +1,9 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { childAt, nodes, type TreeNode, toNode } from '../tree.js';
 import { isObject, type Json, net, SCHEMAS } from '../client.js';
 import { conforms, described, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, register, registerForm, registerInTree, rootAccount } from '../provision.js';
+import { childAt, nodes, type TreeNode, toNode } from '../tree.js';
 
 /**
  * Registration into the binary tree: A at a free position of the SFC_NET_USERNAME tree, then B
@@ -267,7 +267,10 @@ export const registrationArea: AreaSpec<TreeState> = {
             );
           }
         const root = all[0] as TreeNode;
-        ctx.expect(root.leftLink === false && root.rightLink === false, `A: both sides are taken (B, C), got ${JSON.stringify([root.leftLink, root.rightLink])}`);
+        ctx.expect(
+          root.leftLink === false && root.rightLink === false,
+          `A: both sides are taken (B, C), got ${JSON.stringify([root.leftLink, root.rightLink])}`,
+        );
       },
     },
     {
@@ -278,7 +281,10 @@ export const registrationArea: AreaSpec<TreeState> = {
         const leaves = nodes(toNode(ctx.state.tree) as TreeNode).filter((n) => n.children.length === 0);
         ctx.expect(leaves.length > 0, "expected at least one leaf in A's tree (B or C)");
         for (const n of leaves)
-          ctx.expect(n.rawChildren === '', `${n.name || n.userKey}, a leaf: expected children "", got ${JSON.stringify(n.rawChildren)}`);
+          ctx.expect(
+            n.rawChildren === '',
+            `${n.name || n.userKey}, a leaf: expected children "", got ${JSON.stringify(n.rawChildren)}`,
+          );
       },
     },
   ],
