@@ -192,10 +192,10 @@ describe('a target that breaks one endpoint per misbehaviour', () => {
 
   it('retries after 429 until the answer, and counts the retries in the check and the report', () => {
     expect(hostile.hits.filter((h) => h.mode === 'rate-limit')).toHaveLength(2);
-    // One request met both 429s and was retried twice (whichever area sent it first).
+    // Every 429 was retried and counted, whether one request met both or two areas met one each.
     const retried = allChecks(run.report!).filter((c) => c.retries > 0);
-    expect(retried.map((c) => c.retries)).toEqual([2]);
-    expect(retried[0]?.outcome).not.toBe('error');
+    expect(retried.reduce((n, c) => n + c.retries, 0)).toBe(2);
+    for (const c of retried) expect(c.outcome).not.toBe('error');
     expect(run.report!.retries).toBe(2);
   });
 
