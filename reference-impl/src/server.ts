@@ -5,6 +5,7 @@ import multipart from '@fastify/multipart';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { AppContext, InterfaceModule } from './context.js';
 import { isSeeded, markSeeded, openDatabase } from './db.js';
+import { installFault } from './faults/index.js';
 import { graphqlModule } from './graphql/index.js';
 import { networkModule } from './network/index.js';
 import { DEFAULT_HASH_COST, setHashCost } from './passwords.js';
@@ -74,6 +75,8 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: BODY_LIMIT } });
   // Any other content type arrives as text; the handlers decide (a body they cannot read is a validation failure).
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  // The fault matrix (--fault ID): hooks added here, before the modules, reach every route.
+  installFault(app, ctx);
 
   const byPrefix: Array<{ prefix: string; module: InterfaceModule }> = [
     { prefix: `/network/wp-json/${vendor}/v1`, module: networkModule },

@@ -176,6 +176,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     suiteErrors: collector.suiteErrors.map((e) => ({ ...e, file: relative(REPO_ROOT, e.file) || e.file })),
     requests: collector.checks.reduce((n, c) => n + c.requests, 0),
     retries: collector.checks.reduce((n, c) => n + c.retries, 0),
+    propertyRuns: collector.checks.reduce((n, c) => n + (c.propertyRuns ?? 0), 0),
     ...(aborted ? { aborted } : {}),
     diagnoses: diagnose(collector.checks, settings.vendor),
   };

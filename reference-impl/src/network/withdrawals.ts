@@ -90,7 +90,9 @@ export const withdrawalRequest = withCaller((request, caller, key, ctx): Json =>
   const min = Math.round(settingNumber(db, 'net_withdrawal_limit_min', 0) * 100);
   const max = Math.round(settingNumber(db, 'net_withdrawal_limit_max', Number.MAX_SAFE_INTEGER / 100) * 100);
   if (cents < min) return fail('Amount is below the minimum withdrawal.', { amount: `amount must be at least ${money(min)}.` });
-  if (cents > max) return fail('Amount is above the maximum withdrawal.', { amount: `amount must be at most ${money(max)}.` });
+  // Fault catalog NET-WD-MAX-IGNORED: a vendor that checks the minimum only.
+  if (cents > max && ctx.fault !== 'NET-WD-MAX-IGNORED')
+    return fail('Amount is above the maximum withdrawal.', { amount: `amount must be at most ${money(max)}.` });
   return db.transaction((): Json => {
     const b = balanceOf(db, caller.userId, key);
     if (cents > b.available) {

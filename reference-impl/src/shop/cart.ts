@@ -186,7 +186,8 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
         }
         if (Object.keys(errors).length > 0) return fail('Cart could not be updated.', errors);
         for (const c of changes) {
-          if (c.quantity === 0) remove.run(user.id, c.key);
+          // Fault catalog SHOP-QTY-ZERO-KEPT: a vendor that stores quantity 0 instead of removing the line.
+          if (c.quantity === 0 && ctx.fault !== 'SHOP-QTY-ZERO-KEPT') remove.run(user.id, c.key);
           else setQuantity.run(c.quantity, user.id, c.key);
         }
         const allRemoved = changes.every((c) => c.quantity === 0);

@@ -307,6 +307,28 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      // Found by mutation testing: a handler that skipped the quantity check survived the suite.
+      id: 'SHOP-CART-19',
+      title: 'update-quantities with a quantity that is not an integer: status false, the quantity unchanged',
+      needs: ['key'],
+      run: async (ctx: C) => {
+        const key = ctx.state.key!;
+        const token = ctx.state.account!.token;
+        const before = (await readCart(ctx, token)).data.cart_items.find((i) => i.key === key)?.quantity;
+        const ex = await updateQuantities(ctx, token, { [key]: 'abc' });
+        const body = envelope(ctx, ex, 'cart-update-quantities');
+        // A crash (5xx) that happens to roll back is not a refusal.
+        ctx.expect(
+          body.status === false && (ex.response?.status ?? 0) < 500,
+          `update-quantities to "abc": expected a refusal (status false, no 5xx), got HTTP ${ex.response?.status} status ${String(body.status)}`,
+          ex,
+        );
+        const after = await readCart(ctx, token);
+        const now = after.data.cart_items.find((i) => i.key === key)?.quantity;
+        ctx.expect(now === before, `after update to "abc" the quantity went from ${before} to ${now}`, ex, after.ex);
+      },
+    },
+    {
       id: 'SHOP-CART-13',
       title: 'remove an item by its key: status true, count drops, the item leaves the cart',
       needs: ['key', 'product'],

@@ -1,0 +1,159 @@
+import type { AppContext } from '../context.js';
+import { bodyField, type Fault, type FaultRequest, isObject, isoOf, mapKey, numberOf } from './model.js';
+import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
+
+const LISTS = ['/payout_list', '/pair_commission', '/level_commission', '/bonus_commission', '/ref_commission'];
+const ROOT_SQL = 'SELECT user_id AS id FROM net_net_users WHERE parent_key IS NULL ORDER BY id LIMIT 1';
+const failed = (body: unknown): body is Record<string, unknown> => isObject(body) && body.status === false;
+
+/** The token key of login and register answers is `<vendor>_token`. */
+async function hs256Tokens(body: unknown, ctx: AppContext): Promise<void> {
+  const key = `${ctx.vendor}_token`;
+  if (isObject(body) && typeof body[key] === 'string') body[key] = await hs256Of(body[key]);
+}
+
+/**
+ * Spillover instead of refusal: when the asked side under the parent is taken, walk down that
+ * side's leg to the first free slot and place the newcomer there, answering success.
+ */
+function spillover(req: FaultRequest, ctx: AppContext, nested: boolean): void {
+  const at = (field: string) => (nested ? bodyField(req.raw.body, 'net_user', field) : bodyField(req.raw.body, field));
+  const parent = at('parent_name');
+  const position = at('position');
+  if (typeof parent.value !== 'string' || (position.value !== 'left' && position.value !== 'right')) return;
+  const side = position.value;
+  const byName = ctx.db.prepare('SELECT user_key, user_name FROM net_net_users WHERE user_name = ?');
+  const childAt = ctx.db.prepare('SELECT user_key, user_name FROM net_net_users WHERE parent_key = ? AND position = ?');
+  let node = byName.get(parent.value) as { user_key: string; user_name: string } | undefined;
+  if (!node || !childAt.get(node.user_key, side)) return;
+  for (let next = childAt.get(node.user_key, side) as typeof node; next; ) {
+    node = next;
+    next = childAt.get(node.user_key, side) as typeof node;
+  }
+  parent.set(node.user_name);
+}
+
+/** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
+export const networkFaults: Fault[] = [
+  {
+    id: 'NET-HS256-TOKEN',
+    iface: 'rest-v1-network',
+    before: (req, ctx) => restoreToken(req, `${ctx.vendor}_token`),
+    after: (res, _req, ctx) => hs256Tokens(res.body, ctx),
+  },
+  {
+    id: 'NET-AMOUNT-NUMBER',
+    iface: 'rest-v1-network',
+    after(res) {
+      for (const k of ['amount', 'total_amount', 'pair_commission', 'level_commission', 'referral_commission'])
+        mapKey(res.body, k, numberOf);
+    },
+  },
+  {
+    id: 'NET-ISO-TIMESTAMP',
+    iface: 'rest-v1-network',
+    after(res) {
+      for (const k of ['user_registered', 'creation_date', 'insert_date']) mapKey(res.body, k, isoOf);
+    },
+  },
+  {
+    id: 'NET-ERRORS-LIST',
+    iface: 'rest-v1-network',
+    after(res) {
+      if (failed(res.body) && isObject(res.body.errors)) res.body.errors = Object.values(res.body.errors).map(String);
+    },
+  },
+  {
+    id: 'NET-THIRD-CHILD-SPILLOVER',
+    iface: 'rest-v1-network',
+    before(req, ctx) {
+      if (req.endpoint === '/auth/register') spillover(req, ctx, true);
+      else if (/^\/join_net$/i.test(req.endpoint)) spillover(req, ctx, false);
+    },
+  },
+  { id: 'NET-WD-MAX-IGNORED', iface: 'rest-v1-network', inHandler: 'reference-impl/src/network/withdrawals.ts' },
+  {
+    id: 'NET-PAGING-IGNORED',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (LISTS.includes(req.endpoint)) {
+        delete req.query.start;
+        delete req.query.limit;
+      }
+    },
+  },
+  {
+    id: 'NET-USER-INFO-ROOT',
+    iface: 'rest-v1-network',
+    // user-info reads a cached "current user" instead of the token's: every caller sees the root.
+    async before(req, ctx) {
+      if (req.endpoint !== '/user-info' && req.endpoint !== '/user_info') return;
+      const header = `${ctx.vendor}_token`;
+      if (!req.raw.headers[header]) return;
+      delete req.raw.headers[header];
+      await defaultUserToken(req, ctx, header, 'network', ROOT_SQL);
+    },
+  },
+  {
+    id: 'NET-TOKEN-UNCHECKED',
+    iface: 'rest-v1-network',
+    before: (req, ctx) => defaultUserToken(req, ctx, `${ctx.vendor}_token`, 'network', ROOT_SQL),
+  },
+  {
+    id: 'NET-WD-AMOUNT-500',
+    iface: 'rest-v1-network',
+    after(res, req) {
+      const errors = failed(res.body) ? res.body.errors : undefined;
+      if (req.endpoint === '/withdrawal_request' && isObject(errors) && 'amount' in errors) {
+        res.status = 500;
+        res.body = '<b>Fatal error</b>: Uncaught TypeError: Unsupported operand types: string - null';
+      }
+    },
+  },
+  {
+    id: 'NET-POINTS-2DP',
+    iface: 'rest-v1-network',
+    after(res) {
+      for (const k of ['qualified_points', 'own_points', 'left_points', 'right_points'])
+        mapKey(res.body, k, (v) => (typeof v === 'string' && /^\d+\.\d+$/.test(v) ? Number(v).toFixed(2) : v));
+    },
+  },
+  {
+    id: 'NET-LEAF-CHILDREN-ARRAY',
+    iface: 'rest-v1-network',
+    after(res, req) {
+      if (req.endpoint === '/user_geneology') mapKey(res.body, 'children', (v) => (v === '' ? [] : v));
+    },
+  },
+  {
+    id: 'NET-MESSAGE-MISSING',
+    iface: 'rest-v1-network',
+    after(res) {
+      if (failed(res.body)) delete res.body.message;
+    },
+  },
+  {
+    id: 'NET-BANK-REQUIRED-IGNORED',
+    iface: 'rest-v1-network',
+    after(res, req) {
+      if (req.endpoint === '/bank_details_save' && failed(res.body) && res.status === 200)
+        res.body = { status: true, errors: [], message: 'Bank details saved.' };
+    },
+  },
+  {
+    id: 'NET-COMMISSIONS-ALL-USERS',
+    iface: 'rest-v1-network',
+    // A list query without the user_key condition: another member's records come along.
+    after(res, req, ctx) {
+      const key = req.endpoint.slice(1);
+      const list = isObject(res.body) ? res.body[key] : undefined;
+      if (!['pair_commission', 'level_commission', 'bonus_commission'].includes(key) || !Array.isArray(list)) return;
+      const first = list[0];
+      if (!isObject(first)) return;
+      const other = ctx.db.prepare('SELECT user_key FROM net_net_users WHERE user_key != ? LIMIT 1').get(first.user_key) as
+        | { user_key: string }
+        | undefined;
+      if (other) list.push({ ...first, id: String(Number(first.id) + 100000), user_key: other.user_key });
+    },
+  },
+];

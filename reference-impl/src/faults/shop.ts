@@ -1,0 +1,120 @@
+import type { AppContext } from '../context.js';
+import { type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
+import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
+
+const FIRST_USER_SQL = 'SELECT id FROM shop_users ORDER BY id LIMIT 1';
+const failed = (body: unknown): body is Record<string, unknown> => isObject(body) && body.status === false;
+const isCart = (req: FaultRequest) => req.endpoint === '/cart' && req.method === 'GET';
+
+/** A listing parameter dropped wherever it was sent (query or body). */
+function ignoreParam(req: FaultRequest, name: string, replacement?: string): void {
+  if (req.endpoint !== '/products') return;
+  for (const holder of [req.query, req.raw.body]) {
+    if (!isObject(holder) || !(name in holder)) continue;
+    if (replacement === undefined) delete holder[name];
+    else holder[name] = replacement;
+  }
+}
+
+async function hs256Tokens(body: unknown, ctx: AppContext): Promise<void> {
+  const key = `${ctx.vendor}_token`;
+  if (isObject(body) && typeof body[key] === 'string') body[key] = await hs256Of(body[key]);
+}
+
+/** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
+export const shopFaults: Fault[] = [
+  { id: 'SHOP-QTY-ZERO-KEPT', iface: 'rest-v1-shop', inHandler: 'reference-impl/src/shop/cart.ts' },
+  {
+    id: 'SHOP-TOTAL-OFF',
+    iface: 'rest-v1-shop',
+    // A shipping fee added to total but never reported in shipping_total.
+    after(res, req) {
+      const totals = isObject(res.body) && isObject(res.body.data) ? res.body.data.cart_totals : undefined;
+      if (isCart(req) && isObject(totals) && typeof totals.total === 'string')
+        totals.total = (Number(totals.total) + 5).toFixed(2);
+    },
+  },
+  {
+    id: 'SHOP-PRODUCT-ID-STRING',
+    iface: 'rest-v1-shop',
+    after(res, req) {
+      const products = isObject(res.body) && isObject(res.body.data) ? res.body.data.products : undefined;
+      if (req.endpoint === '/products' && Array.isArray(products))
+        for (const p of products) if (isObject(p) && typeof p.id === 'number') p.id = String(p.id);
+    },
+  },
+  { id: 'SHOP-PAGE-IGNORED', iface: 'rest-v1-shop', before: (req) => ignoreParam(req, 'page', '1') },
+  { id: 'SHOP-SEARCH-IGNORED', iface: 'rest-v1-shop', before: (req) => ignoreParam(req, 'search') },
+  { id: 'SHOP-CATEGORY-IGNORED', iface: 'rest-v1-shop', before: (req) => ignoreParam(req, 'categories') },
+  {
+    id: 'SHOP-COUPON-NO-DISCOUNT',
+    iface: 'rest-v1-shop',
+    // The coupon is "applied" (status, discount map) but the totals are computed before it.
+    after(res, req) {
+      const totals = isObject(res.body) && isObject(res.body.data) ? res.body.data.cart_totals : undefined;
+      if (!isCart(req) || !isObject(totals) || Number(totals.discount_total) === 0) return;
+      totals.total = (Number(totals.total) + Number(totals.discount_total)).toFixed(2);
+      totals.cart_contents_total = (Number(totals.cart_contents_total) + Number(totals.discount_total)).toFixed(2);
+      totals.discount_total = '0.00';
+    },
+  },
+  {
+    id: 'SHOP-HS256-TOKEN',
+    iface: 'rest-v1-shop',
+    before: (req, ctx) => restoreToken(req, `${ctx.vendor}_token`),
+    after: (res, _req, ctx) => hs256Tokens(res.body, ctx),
+  },
+  {
+    id: 'SHOP-TOKEN-UNCHECKED',
+    iface: 'rest-v1-shop',
+    before: (req, ctx) => defaultUserToken(req, ctx, `${ctx.vendor}_token`, 'shop', FIRST_USER_SQL),
+  },
+  {
+    id: 'SHOP-ISO-REGISTERED',
+    iface: 'rest-v1-shop',
+    after: (res) => mapKey(res.body, 'user_registered', isoOf),
+  },
+  {
+    id: 'SHOP-COUNT-STRING',
+    iface: 'rest-v1-shop',
+    after: (res) => mapKey(res.body, 'cart_item_count', (v) => (typeof v === 'number' ? String(v) : v)),
+  },
+  {
+    id: 'SHOP-EMPTY-CART-TRUE',
+    iface: 'rest-v1-shop',
+    after(res, req) {
+      if (isCart(req) && failed(res.body) && res.status === 200 && /empty/i.test(String(res.body.message))) {
+        res.body.status = true;
+        res.body.message = 'Cart details.';
+      }
+    },
+  },
+  {
+    id: 'SHOP-ERRORS-LIST',
+    iface: 'rest-v1-shop',
+    after(res) {
+      if (failed(res.body) && isObject(res.body.errors) && Object.keys(res.body.errors).length > 0)
+        res.body.errors = Object.values(res.body.errors).map(String);
+    },
+  },
+  {
+    id: 'SHOP-ORDER-DATE-STRING',
+    iface: 'rest-v1-shop',
+    after(res, req) {
+      if (req.endpoint !== '/orders') return;
+      for (const k of ['date_created', 'date_modified'])
+        mapKey(res.body, k, (v) => (isObject(v) && typeof v.date === 'string' ? v.date.slice(0, 19) : v));
+    },
+  },
+  {
+    id: 'SHOP-QTY-TEXT-500',
+    iface: 'rest-v1-shop',
+    after(res, req) {
+      const errors = failed(res.body) ? res.body.errors : undefined;
+      if (req.endpoint === '/cart/add-item' && isObject(errors) && 'quantity' in errors) {
+        res.status = 500;
+        res.body = '<b>Fatal error</b>: Uncaught TypeError: WC_Cart::add_to_cart(): Argument #2 must be of type int';
+      }
+    },
+  },
+];

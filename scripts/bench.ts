@@ -1,0 +1,159 @@
+/**
+ * Speed and memory of the suite against the reference implementation (npm run bench):
+ *  1. wall time of `self-test` (goal: under 60 s on a 2-core machine);
+ *  2. the reference as a child process and the suite as another (`run`, every interface), with the
+ *     peak RSS (VmHWM) of each, the requests the suite sends and its requests per second;
+ *  3. a bare undici keep-alive loop against the reference's cheapest endpoint (loopback, bounded
+ *     in count and time) and the ratio of the suite's rate to it (goal: at least one third).
+ * Writes reports/bench.json.
+ */
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { join, resolve } from 'node:path';
+import { Agent, request } from 'undici';
+import { startReferenceChild, suiteCommand } from './faults.js';
+
+const ROOT = resolve(import.meta.dirname, '..');
+const BARE_MAX_REQUESTS = 5000;
+const BARE_MAX_MS = 5000;
+
+/** Peak resident set (kB) of a live process, from the kernel's own high-water mark. */
+function vmHwmKb(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const m = /VmHWM:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0; // exited between two samples
+  }
+}
+
+/** Samples VmHWM of `pids()` every 100 ms; the kernel keeps the peak, so sampling only has to be before exit. */
+function sampler(pids: () => Array<number | undefined>) {
+  const peak = new Map<number, number>();
+  const tick = () => {
+    for (const pid of pids()) if (pid) peak.set(pid, Math.max(peak.get(pid) ?? 0, vmHwmKb(pid)));
+  };
+  const timer = setInterval(tick, 100);
+  return {
+    tick,
+    peakMb: (pid: number | undefined) => Math.round(((pid && peak.get(pid)) || 0) / 102.4) / 10,
+    stop: () => clearInterval(timer),
+  };
+}
+
+interface ReportSummary {
+  verdict: string;
+  requests: number;
+  durationMs: number;
+  propertyRuns: number;
+}
+
+function readReport(dir: string): ReportSummary {
+  return JSON.parse(readFileSync(join(dir, 'conformance-report.json'), 'utf8')) as ReportSummary;
+}
+
+function runChild(args: string[], env: NodeJS.ProcessEnv, onPid?: (pid: number | undefined) => void): Promise<number> {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  onPid?.(child.pid);
+  return new Promise((r) => child.once('exit', (c) => r(c ?? 3)));
+}
+
+async function selfTest(dir: string) {
+  const started = Date.now();
+  const code = await runChild(['bin/storefront-conformance.js', 'self-test', '--seed', '1', '--report-dir', dir], process.env);
+  const wallMs = Date.now() - started;
+  const r = readReport(dir);
+  return { exitCode: code, verdict: r.verdict, wallMs, requests: r.requests, runMs: r.durationMs };
+}
+
+/** Sequential keep-alive GETs of one URL: the most the reference serves to one client on this machine. */
+async function bareLoop(url: string) {
+  const dispatcher = new Agent({ connections: 1, pipelining: 1, keepAliveTimeout: 10_000 });
+  const started = performance.now();
+  let n = 0;
+  while (n < BARE_MAX_REQUESTS && performance.now() - started < BARE_MAX_MS) {
+    const res = await request(url, { dispatcher });
+    await res.body.text();
+    if (res.statusCode >= 500) throw new Error(`bare loop: ${url} answered ${res.statusCode}`);
+    n++;
+  }
+  const ms = performance.now() - started;
+  await dispatcher.close();
+  return { url, requests: n, ms: Math.round(ms), rps: Math.round((n / ms) * 1000) };
+}
+
+async function main(): Promise<void> {
+  const out = join(ROOT, 'reports');
+  const tmp = join(out, '.bench');
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  const log = (s: string) => process.stdout.write(`${s}\n`);
+  const loadAtStart = loadavg();
+
+  log('1/3 self-test ...');
+  const self = await selfTest(join(tmp, 'self-test'));
+  log(`    ${self.verdict} in ${(self.wallMs / 1000).toFixed(1)} s, ${self.requests} requests`);
+
+  log('2/3 reference and suite as separate processes ...');
+  const ref = await startReferenceChild();
+  let suitePid: number | undefined;
+  const mem = sampler(() => [ref.child?.pid, suitePid]);
+  const { args, env } = suiteCommand(ref, ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'], join(tmp, 'run'));
+  const started = Date.now();
+  const code = await runChild(args, env, (pid) => {
+    suitePid = pid;
+  });
+  const suiteWallMs = Date.now() - started;
+  mem.stop();
+  mem.tick();
+  const run = readReport(join(tmp, 'run'));
+  const suite = {
+    exitCode: code,
+    verdict: run.verdict,
+    wallMs: suiteWallMs,
+    runMs: run.durationMs,
+    requests: run.requests,
+    requestsPerSecond: Math.round((run.requests / run.durationMs) * 1000 * 10) / 10,
+    peakRssMb: mem.peakMb(suitePid),
+  };
+  log(
+    `    suite: ${suite.requests} requests in ${(suite.runMs / 1000).toFixed(1)} s = ${suite.requestsPerSecond}/s, peak RSS ${suite.peakRssMb} MB`,
+  );
+
+  log('3/3 bare keep-alive loop ...');
+  // The cheapest endpoint: one product by id (no token, one indexed read), the first listed one.
+  const listing = (await (await request(`${ref.shopApiRoot}/products?page=1`)).body.json()) as {
+    data?: { products?: Array<{ id: number }> };
+  };
+  const bare = await bareLoop(`${ref.shopApiRoot}/product/${listing.data?.products?.[0]?.id ?? 1}`);
+  const referencePeak = vmHwmKb(ref.child?.pid); // the kernel kept the peak of the whole run and loop
+  await ref.stop();
+  log(`    bare loop: ${bare.requests} requests in ${bare.ms} ms = ${bare.rps}/s`);
+
+  const ratio = Math.round((suite.requestsPerSecond / bare.rps) * 1000) / 1000;
+  const result = {
+    generatedAt: new Date().toISOString(),
+    // Other work on the machine skews every figure: the load averages say how much there was.
+    machine: { cpus: cpus().length, node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg() },
+    selfTest: { ...self, goalMs: 60_000, withinGoal: self.wallMs < 60_000 },
+    suite,
+    reference: { peakRssMb: Math.round(referencePeak / 102.4) / 10 },
+    propertyRuns: run.propertyRuns,
+    // Property checks run alongside the scenario checks, so the rate is over the whole run.
+    propertyRunsPerSecond: Math.round((run.propertyRuns / run.durationMs) * 1000 * 10) / 10,
+    bareLoop: bare,
+    suiteToBareRatio: ratio,
+    ratioGoal: 1 / 3,
+    withinRatioGoal: ratio >= 1 / 3,
+  };
+  writeFileSync(join(out, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
+  rmSync(tmp, { recursive: true, force: true });
+  log(JSON.stringify(result, null, 2));
+}
+
+main().catch((e) => {
+  process.stderr.write(`bench: ${(e as Error).stack ?? e}\n`);
+  process.exit(3);
+});

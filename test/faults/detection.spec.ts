@@ -1,0 +1,33 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadCatalog, type Matrix, matrixMarkdown, runMatrix } from '../../scripts/faults.js';
+
+const catalog = loadCatalog();
+let matrix: Matrix;
+
+/**
+ * Keeps the suite's detection rate at 100%: every catalogued fault must make at least one
+ * requirement fail that passes without it, and one of the requirements the catalog names.
+ */
+describe('the conformance suite against the fault catalog', () => {
+  beforeAll(async () => {
+    matrix = await runMatrix(catalog, { jobs: 2, log: (line) => process.stdout.write(`${line}\n`) });
+    mkdirSync('reports', { recursive: true });
+    writeFileSync(join('reports', 'fault-matrix.json'), `${JSON.stringify(matrix, null, 2)}\n`);
+    writeFileSync(join('reports', 'fault-matrix.md'), matrixMarkdown(matrix));
+  });
+
+  it('finds no failure and no suite error on the reference without a fault', () => {
+    expect(matrix.baseline.suiteErrors).toBe(0);
+    // Only ADVISORY findings (security beyond the documents) fail without a fault.
+    expect(matrix.baseline.failed.filter((id) => matrix.baseline.levels[id] !== 'ADVISORY')).toEqual([]);
+  });
+
+  it.each(catalog.map((f) => [f.id, f] as const))('detects %s', (id, fault) => {
+    const row = matrix.rows.find((r) => r.id === id);
+    expect(row?.error).toBeUndefined();
+    expect(row?.detected, `${id}: no requirement failed that passes without the fault`).toBe(true);
+    expect(row?.expectedFailed, `${id}: none of ${fault.breaks.join(', ')} failed`).not.toEqual([]);
+  });
+});

@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// The fault matrix as a test (npm run test:faults): minutes long, so not part of npm test.
+export default defineConfig({
+  test: {
+    include: ['test/faults/**/*.spec.ts'],
+    pool: 'forks',
+    testTimeout: 60_000,
+    // The whole matrix runs in beforeAll: every fault against a fresh reference, two at a time.
+    hookTimeout: 30 * 60_000,
+    sequence: { concurrent: false },
+  },
+});
