@@ -1,4 +1,4 @@
-import { randomBytes, scrypt as scryptCb, timingSafeEqual } from 'node:crypto';
+import { randomBytes, scrypt as scryptCb, scryptSync, timingSafeEqual } from 'node:crypto';
 
 /** node's default scrypt cost. Throwaway databases (self-test, tests) may choose a lower one. */
 export const DEFAULT_HASH_COST = 16384;
@@ -24,6 +24,14 @@ function scrypt(pw: string, salt: Buffer, len: number, N: number): Promise<Buffe
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const hash = await scrypt(password, salt, 32, cost);
+  const costPart = cost === DEFAULT_HASH_COST ? '' : `N=${cost}$`;
+  return `scrypt$${costPart}${salt.toString('hex')}$${hash.toString('hex')}`;
+}
+
+/** The same hash, computed synchronously: for seeds, which run inside one synchronous transaction. */
+export function hashPasswordSync(password: string): string {
+  const salt = randomBytes(16);
+  const hash = scryptSync(password, salt, 32, { N: cost, maxmem: 256 * cost * 8 + 1024 * 1024 });
   const costPart = cost === DEFAULT_HASH_COST ? '' : `N=${cost}$`;
   return `scrypt$${costPart}${salt.toString('hex')}$${hash.toString('hex')}`;
 }

@@ -79,7 +79,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
           skip(meta.reason);
           return;
         }
-        const recorder: ContextRecorder = { choices: meta.choices, notes: meta.notes, teardowns };
+        const recorder: ContextRecorder = { choices: meta.choices, notes: meta.notes, teardowns, propertyRuns: 0 };
         const ctx = createContext({ settings, http, schemas, names, state }, recorder);
         const first = http.exchanges.length;
         try {
@@ -112,6 +112,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
           const mine = http.exchanges.slice(first);
           meta.requests = mine.filter((x) => !x.notSent).length;
           meta.retries = mine.reduce((n, x) => n + (x.retries ?? 0), 0);
+          if (recorder.propertyRuns > 0) meta.propertyRuns = recorder.propertyRuns;
         }
       });
     }

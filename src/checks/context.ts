@@ -34,12 +34,15 @@ export interface CheckContext<S = Record<string, unknown>> {
   onTeardown(fn: () => Promise<void>): void;
   /** A note for the report (for example, a finding that is not a failure). */
   note(text: string): void;
+  /** Counts property runs for the report (called by checkProperty). */
+  countPropertyRuns(n: number): void;
 }
 
 export interface ContextRecorder {
   choices: Record<string, string>;
   notes: string[];
   teardowns: (() => Promise<void>)[];
+  propertyRuns: number;
 }
 
 export function createContext<S>(
@@ -93,6 +96,9 @@ export function createContext<S>(
     },
     note(text) {
       recorder.notes.push(text);
+    },
+    countPropertyRuns(n) {
+      recorder.propertyRuns += n;
     },
   };
   return ctx;

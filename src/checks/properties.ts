@@ -60,6 +60,7 @@ export async function checkProperty<T>(
     }),
     { seed, numRuns: runs, endOnFailure: options.maxShrinks === 0 },
   );
+  ctx.countPropertyRuns(details.numRuns + details.numShrinks);
   if (!details.failed) return;
   const error = details.errorInstance;
   if (!(error instanceof ConformanceFailure) && !lastFailure) throw error; // a suite error inside the property

@@ -37,6 +37,8 @@ export interface CheckResultMeta {
   requests: number;
   /** Retries after 429 / 503 Retry-After, within this check. */
   retries: number;
+  /** Runs (with shrinking) of the properties and state machines this check ran. */
+  propertyRuns?: number;
 }
 
 export interface CheckResult extends CheckResultMeta {
@@ -110,6 +112,8 @@ export interface RunResult {
   suiteErrors: { file: string; message: string }[];
   requests: number;
   retries: number;
+  /** Runs of every property and state machine, shrinking included. */
+  propertyRuns: number;
   /** Why the run stopped before its end (target gone, --max-duration); absent when it ran to the end. */
   aborted?: string;
   /** Patterns across checks that point at one cause (e.g. a proxy that drops the token header). */

@@ -43,7 +43,7 @@ async function requestsOf(seed: number, runId: string): Promise<string[]> {
   const http = new TargetClient({ timeoutMs: settings.timeoutMs });
   const ctx = createContext(
     { settings, http, schemas: schemaRegistry(), names: new RunNames(runId, 'graphql/properties'), state: {} },
-    { choices: {}, notes: [], teardowns: [] },
+    { choices: {}, notes: [], teardowns: [], propertyRuns: 0 },
   );
   const check = propertiesArea.checks.find((c) => c.id === 'GQL-PROP-01');
   if (!check) throw new Error('the GQL-PROP-01 property is gone from the properties area');

@@ -28,7 +28,7 @@ async function requestsOf(port: number, seed: number, runId: string): Promise<st
     data: {},
     runId,
   };
-  const recorder: ContextRecorder = { choices: {}, notes: [], teardowns: [] };
+  const recorder: ContextRecorder = { choices: {}, notes: [], teardowns: [], propertyRuns: 0 };
   const ctx = createContext<PropState>(
     { settings, http, schemas: schemaRegistry(), names: new RunNames(runId, 'rest-route/boundaries'), state: {} },
     recorder,

@@ -44,7 +44,7 @@ async function requestsOf(seed: number, runId: string): Promise<string[]> {
   const http = new TargetClient({ timeoutMs: settings.timeoutMs });
   const ctx = createContext(
     { settings, http, schemas: schemaRegistry(), names: new RunNames(runId, 'rest-v1-network/properties'), state: {} },
-    { choices: {}, notes: [], teardowns: [] },
+    { choices: {}, notes: [], teardowns: [], propertyRuns: 0 },
   );
   const check = propertiesArea.checks.find((c) => c.id === 'NET-WD-04');
   if (!check) throw new Error('the NET-WD-04 property is gone from the properties area');

@@ -1,7 +1,7 @@
-import { randomBytes, scryptSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Database from 'better-sqlite3';
+import { hashPasswordSync } from '../passwords.js';
 
 /**
  * Tables of the GraphQL interface (prefix `gql_`). Money is kept in integer cents so totals never
@@ -84,12 +84,6 @@ export function migrate(db: Database.Database): void {
 }
 
 export const toCents = (amount: number): number => Math.round(amount * 100);
-
-/** Same format as `passwords.ts` (`scrypt$salt$hash`, node defaults), computed synchronously because `seed` runs inside a synchronous transaction. */
-function hashPasswordSync(password: string): string {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString('hex')}$${scryptSync(password, salt, 32).toString('hex')}`;
-}
 
 interface SeedFile {
   products: Array<{

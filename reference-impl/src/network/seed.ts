@@ -1,7 +1,7 @@
-import { randomBytes, scryptSync } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../context.js';
+import { hashPasswordSync } from '../passwords.js';
 import { serializeKeys } from './placement.js';
 
 /** Shape of `fixtures/seed/network.json` (money as decimal strings, points with 3 places). */
@@ -44,12 +44,6 @@ interface SeedFile {
 const cents = (v: unknown): number => Math.round(Number(v ?? 0) * 100);
 const milli = (v: unknown): number => Math.round(Number(v ?? 0) * 1000);
 
-/** Same format as passwords.ts (`scrypt$salt$hash`, 32-byte key); sync because seeding runs in one transaction. */
-function hashSync(password: string): string {
-  const salt = randomBytes(16);
-  return `scrypt$${salt.toString('hex')}$${scryptSync(password, salt, 32).toString('hex')}`;
-}
-
 export function seed(ctx: AppContext): void {
   const data = JSON.parse(readFileSync(join(ctx.fixturesDir, 'network.json'), 'utf8')) as SeedFile;
   const db = ctx.db;
@@ -68,7 +62,7 @@ export function seed(ctx: AppContext): void {
     const id = Number(
       ins('net_users', {
         user_login: u.username,
-        user_pass: hashSync(u.password),
+        user_pass: hashPasswordSync(u.password),
         user_nicename: u.username.toLowerCase(),
         user_email: u.email,
         user_registered: u.registered,
