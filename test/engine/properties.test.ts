@@ -7,6 +7,7 @@ import { checkProperty, propertySeed } from '../../src/checks/properties.js';
 const ctx = (seed: number, runs = 50) =>
   ({
     settings: { seed, runs },
+    countPropertyRuns: () => {},
   }) as unknown as CheckContext<Record<string, unknown>>;
 
 describe('checkProperty', () => {
