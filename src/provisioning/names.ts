@@ -20,6 +20,16 @@ export class RunNames {
     return `${this.tag}${this.n}`;
   }
 
+  /** Whether a username or e-mail was made by this run (by any area). */
+  isFromRun(name: string): boolean {
+    return name.startsWith(`sfc${this.runId}`) || name.startsWith(`sfc-${this.runId}-`);
+  }
+
+  /** Whether a username or e-mail was made by this area of this run. */
+  isOwn(name: string): boolean {
+    return name.startsWith(`sfc${this.runId}${this.tag}`) || name.startsWith(`sfc-${this.runId}-${this.tag}`);
+  }
+
   /** `sfc-<run>-<tag><n>@example.test` */
   email(): string {
     return `sfc-${this.runId}-${this.next()}@example.test`;

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import AllureVitestReporter from 'allure-vitest/reporter';
 import { createVitest } from 'vitest/node';
@@ -102,6 +103,8 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     // Checks fail fast against a vanished target, so the run can end before the watchdog's next probe.
     if (!aborted) aborted = await watchdog.goneNow();
   } finally {
+    // Per-run scratch of the suites (e.g. tree positions reserved between parallel areas).
+    rmSync(join(tmpdir(), `sfc-run-${settings.runId}`), { recursive: true, force: true });
     clearTimeout(bound);
     await watchdog.stop();
     await vitest.close();

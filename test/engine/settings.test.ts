@@ -87,3 +87,18 @@ describe('settings: rate cap and run bound', () => {
     expect(resolveSettings({ flags: { 'base-url': 'http://a:1' }, env: {}, dotenv: {} }, 'run').maxDurationS).toBe(1800);
   });
 });
+
+describe('run names', async () => {
+  const { RunNames } = await import('../../src/provisioning/names.js');
+  it('tell this run from others, and this area from other areas of the run', () => {
+    const a = new RunNames('abc123', 'rest-v1-network/registration');
+    const b = new RunNames('abc123', 'rest-v1-network/model-network');
+    const mine = a.username();
+    expect(a.isOwn(mine)).toBe(true);
+    expect(b.isOwn(mine)).toBe(false);
+    expect(b.isFromRun(mine)).toBe(true);
+    expect(a.isFromRun('netroot')).toBe(false);
+    expect(a.isOwn(a.email())).toBe(true);
+    expect(/^[A-Za-z0-9]+$/.test(mine)).toBe(true);
+  });
+});

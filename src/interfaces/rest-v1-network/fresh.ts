@@ -80,6 +80,8 @@ export class FreshAccounts {
       this.slots.push({ parent: anchor.username, position: 'left' }, { parent: anchor.username, position: 'right' });
       return anchor;
     }
+    // place() asks peek() for a slot and peek() asks next(): with none left, say so instead of looping.
+    if (this.slots.length === 0) this.ctx.skip("every free position below this area's accounts was used or taken");
     const r = await this.place();
     if (!r.account) this.ctx.skip(`could not register a fresh account for the run: ${described(r.call)}`);
     return r.account;

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CheckContext } from '../../checks/context.js';
 import { type Call, type Form, isObject, type Json, net } from './client.js';
 import { described } from './expect.js';
+import { isReserved, reserveChildren } from './reservations.js';
 import { freeSlots, toNode } from './tree.js';
 
 /**
@@ -85,11 +86,15 @@ export async function rootAccount(ctx: Ctx): Promise<Account> {
   };
 }
 
-/** Free positions in the tree of `token`'s account, shallowest first. */
+/**
+ * Free positions in the tree of `token`'s account, shallowest first, leaving out positions an area
+ * of this run has reserved (the children of an account it placed and will fill itself).
+ */
 export async function freePositions(ctx: Ctx, token: string): Promise<{ parent: string; position: 'left' | 'right' }[]> {
   const call = await net(ctx).get('/user_geneology', { token });
   const root = toNode(call.body.geneology_data);
-  return root ? freeSlots(root) : [];
+  if (!root) return [];
+  return freeSlots(root).filter((s) => !isReserved(ctx, s.parent, s.position));
 }
 
 const MAX_ATTEMPTS = 8;
@@ -114,6 +119,8 @@ export async function registerInTree(
     const slot = slots[Math.min(pick, slots.length - 1)] as { parent: string; position: string };
     form['net_user[parent_name]'] = slot.parent;
     form['net_user[position]'] = slot.position;
+    // An anchor's children are its area's to fill: reserved before it exists.
+    reserveChildren(ctx, String(form.username));
     tried.push(`${slot.parent}/${slot.position}`);
     last = await register(ctx, form);
     if (last.account) return { ...last, tried };

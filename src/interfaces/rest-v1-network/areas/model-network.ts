@@ -7,6 +7,7 @@ import { described, envelope } from '../expect.js';
 import { FreshAccounts, geneologyOf, type Slot } from '../fresh.js';
 import type { Account } from '../provision.js';
 import { registerForm } from '../provision.js';
+import { reserveChildren } from '../reservations.js';
 import { nodes, toNode } from '../tree.js';
 
 /**
@@ -130,6 +131,7 @@ class Register implements fc.AsyncCommand<NetModel, NetReal, boolean> {
     const sponsor = (m.members[this.sponsorIndex % m.members.length] as Member).name;
     const form = registerForm(r.ctx, { sponsor, parent, position: this.side });
     const name = String(form.username);
+    reserveChildren(r.ctx, name); // a model member: its children are the model's to fill
     attempted.get(r)?.add(name);
     const free = !childAt(m, parent, this.side);
     const call = await net(r.ctx).post('/auth/register', { form });
