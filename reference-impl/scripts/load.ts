@@ -6,7 +6,7 @@ import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { buildServer } from '../src/server.js';
+import { buildServer } from '#src/server.js';
 
 const { values } = parseArgs({ options: { concurrency: { type: 'string' }, seconds: { type: 'string' } } });
 const CONCURRENCY = Number(values.concurrency ?? 16);

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../src/context.js';
-import { buildServer } from '../src/server.js';
+import type { AppContext } from '#src/context.js';
+import { buildServer } from '#src/server.js';
 
 // Document 3 beyond the happy path: orders paging and customer lookup, the vendor segment,
 // malformed requests, concurrency, and a restart on the same database file.

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../src/context.js';
-import { buildServer } from '../src/server.js';
+import type { AppContext } from '#src/context.js';
+import { buildServer } from '#src/server.js';
 
 // The nine operations of document 3: success shapes and types, rule failures, tokens, own-data isolation.
 

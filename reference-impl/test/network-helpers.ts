@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { expect } from 'vitest';
-import { buildServer } from '../src/server.js';
+import { buildServer } from '#src/server.js';
 
 /** Test helpers for the network-plan module (document 2 variant A). */
 

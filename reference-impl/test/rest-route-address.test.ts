@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../src/server.js';
+import { buildServer } from '#src/server.js';
 
 // Address book of the route-based REST interface (document 1, endpoints 5 to 10): shapes, Part 7/8 rules, own-data isolation.
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../src/server.js';
+import { buildServer } from '#src/server.js';
 
 // Categories, product listing and product detail of the route-based REST interface (document 1, endpoints 15 to 17).
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../src/server.js';
+import { buildServer } from '#src/server.js';
 
 // Whatever a client sends, the route-based REST interface answers in its envelope and never with a 5xx.
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AppContext } from '../src/context.js';
-import { buildServer } from '../src/server.js';
+import type { AppContext } from '#src/context.js';
+import { buildServer } from '#src/server.js';
 
 // Cart, coupons, orders and own-data isolation of the shop variant (document 2, B).
 const ROOT = '/shop/wp-json/svc/v1';

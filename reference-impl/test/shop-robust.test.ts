@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildServer } from '../src/server.js';
+import { buildServer } from '#src/server.js';
 
 // Hostile input, framework-level failures, vendor segment and persistence of the shop variant.
 const ROOT = '/shop/wp-json/svc/v1';
