@@ -54,6 +54,10 @@ export interface RunOptions {
   onProgress?: (e: ProgressEvent) => void;
   waivers?: Waiver[];
   now?: Date;
+  /** Only these suite files (paths under the repository), not every file of the selected interfaces (mutation testing). */
+  suiteFiles?: string[];
+  /** Worker threads at most (mutation testing runs areas one at a time to attribute requests). */
+  maxWorkers?: number;
 }
 
 /** Runs the selected interfaces' suite files through vitest's Node API and folds the results. */
@@ -71,7 +75,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       root: REPO_ROOT,
       config: false,
       watch: false,
-      include: settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
+      include: options.suiteFiles ?? settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
       reporters: [collector, allureReporter(settings)],
       provide: { sfcSettings: settings },
       pool: 'threads',
@@ -80,7 +84,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       // cost more than the requests themselves. Areas keep their state in runArea, not in modules.
       isolate: false,
       // With a rate cap, one file at a time keeps the cap exact.
-      maxWorkers: settings.rateLimit ? 1 : Math.min(4, settings.interfaces.length * 2),
+      maxWorkers: settings.rateLimit ? 1 : (options.maxWorkers ?? Math.min(4, settings.interfaces.length * 2)),
       testTimeout: checkTimeout,
       hookTimeout: checkTimeout,
       passWithNoTests: true,
