@@ -29,6 +29,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
   const catalog = requirementsById();
   const http = new TargetClient({
     timeoutMs: settings.timeoutMs,
+    userAgent: `storefront-conformance (run ${settings.runId}; area ${spec.interface}/${spec.name})`,
     ...(settings.rateLimit ? { rateLimit: settings.rateLimit } : {}),
   });
   const schemas = schemaRegistry();

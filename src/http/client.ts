@@ -29,6 +29,8 @@ export interface ClientOptions {
   /** Bytes of a (decoded) response body kept; the rest is not read, and the exchange says `truncated`. */
   maxBodyBytes?: number;
   connections?: number;
+  /** Names the suite and the area in the target's logs (and lets an in-process target attribute requests). */
+  userAgent?: string;
 }
 
 export const DEFAULT_MAX_BODY = 4 * 1024 * 1024;
@@ -145,7 +147,11 @@ export class TargetClient {
   }
 
   private async attempt(req: HttpRequest, url: string): Promise<Exchange> {
-    const headers: Record<string, string> = { accept: 'application/json', ...req.headers };
+    const headers: Record<string, string> = {
+      accept: 'application/json',
+      ...(this.options.userAgent ? { 'user-agent': this.options.userAgent } : {}),
+      ...req.headers,
+    };
     let body: string | FormData | undefined;
     let bodyText: string | undefined;
     let form: Record<string, string> | undefined;
