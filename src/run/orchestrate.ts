@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import AllureVitestReporter from 'allure-vitest/reporter';
 import { createVitest } from 'vitest/node';
 import { ALLURE_CATEGORIES } from '../checks/allure.js';
 import { INTERFACES } from '../checks/model.js';
@@ -10,6 +10,7 @@ import type { Settings } from '../config/settings.js';
 import { TargetClient } from '../http/client.js';
 import { loadRequirementFiles } from '../specs/catalog.js';
 import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
+import { QueuedAllureReporter } from './allure-writer.js';
 import { type ProgressEvent, ResultCollector } from './collector.js';
 import { diagnose } from './diagnose.js';
 import { TargetUnreachable } from './errors.js';
@@ -64,9 +65,11 @@ export interface RunOptions {
 export async function executeRun(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
   const started = new Date();
   await preflight(settings);
-  // Allure results of an earlier run in the same directory would mix into this run's report.
-  rmSync(join(settings.reportDir, 'allure-results'), { recursive: true, force: true });
+  // Allure results of an earlier run in the same directory would mix into this run's report: moved
+  // aside at once, deleted in the background (thousands of files), and gone before the run returns.
+  const oldResults = setAsideOldResults(join(settings.reportDir, 'allure-results'), settings.runId);
   const collector = new ResultCollector(options.onProgress);
+  const allure = allureReporter(settings);
   const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
   const previousExitCode = process.exitCode;
   const vitest = await createVitest(
@@ -76,15 +79,20 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       config: false,
       watch: false,
       include: options.suiteFiles ?? settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
-      reporters: [collector, allureReporter(settings)],
+      reporters: [collector, allure],
       provide: { sfcSettings: settings },
       pool: 'threads',
       // One module graph per worker, not per file: each file would otherwise rebuild the schema
       // registry (every specs schema added and meta-validated) and recompile its schemas, which
       // cost more than the requests themselves. Areas keep their state in runArea, not in modules.
       isolate: false,
-      // With a rate cap, one file at a time keeps the cap exact.
-      maxWorkers: settings.rateLimit ? 1 : (options.maxWorkers ?? Math.min(4, settings.interfaces.length * 2)),
+      // With a rate cap, one file at a time keeps the cap exact. Otherwise one worker per core (at
+      // least 2, at most 4): each worker loads the suite and compiles its schemas again, and on
+      // 2 cores (npm run bench) a third and fourth worker cost more CPU than their overlap saved.
+      maxWorkers: settings.rateLimit
+        ? 1
+        : (options.maxWorkers ??
+          Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism()))),
       testTimeout: checkTimeout,
       hookTimeout: checkTimeout,
       passWithNoTests: true,
@@ -112,6 +120,8 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     clearTimeout(bound);
     await watchdog.stop();
     await vitest.close();
+    await allure.writer.flush();
+    await oldResults;
   }
   process.exitCode = previousExitCode; // the verdict, not vitest, decides the exit code
 
@@ -189,7 +199,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
   };
 }
 
-function allureReporter(settings: Settings): AllureVitestReporter {
+function allureReporter(settings: Settings): QueuedAllureReporter {
   const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
   const environmentInfo: Record<string, string> = {
     'storefront-conformance': pkg.version,
@@ -202,7 +212,7 @@ function allureReporter(settings: Settings): AllureVitestReporter {
   if (settings.baseUrl) environmentInfo.base_url = settings.baseUrl;
   if (settings.networkApiRoot) environmentInfo.network_api_root = settings.networkApiRoot;
   if (settings.shopApiRoot) environmentInfo.shop_api_root = settings.shopApiRoot;
-  return new AllureVitestReporter({
+  return new QueuedAllureReporter({
     resultsDir: join(settings.reportDir, 'allure-results'),
     environmentInfo,
     categories: ALLURE_CATEGORIES.map((c) => ({
@@ -211,6 +221,18 @@ function allureReporter(settings: Settings): AllureVitestReporter {
       matchedStatuses: c.matchedStatuses as never,
     })),
   });
+}
+
+function setAsideOldResults(dir: string, runId: string): Promise<void> {
+  if (!existsSync(dir)) return Promise.resolve();
+  const aside = `${dir}.old-${runId}`;
+  try {
+    renameSync(dir, aside);
+  } catch {
+    rmSync(dir, { recursive: true, force: true });
+    return Promise.resolve();
+  }
+  return rm(aside, { recursive: true, force: true });
 }
 
 /** sha256 over every file of specs/ (path and content), so a report names the exact contract it used. */
