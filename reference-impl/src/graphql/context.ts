@@ -52,19 +52,7 @@ export function idOf(v: unknown): number | null {
 
 export const money = (cents: number): number => Math.round(cents) / 100 || 0;
 
-const statements = new WeakMap<Database.Database, Map<string, Database.Statement>>();
-
-/** A prepared statement, prepared once per database and reused. */
+/** A prepared statement; openDatabase (db.ts) keeps one per SQL text, so this is a plain prepare. */
 export function stmt(db: Database.Database, sql: string): Database.Statement {
-  let byDb = statements.get(db);
-  if (!byDb) {
-    byDb = new Map();
-    statements.set(db, byDb);
-  }
-  let s = byDb.get(sql);
-  if (!s) {
-    s = db.prepare(sql);
-    byDb.set(sql, s);
-  }
-  return s;
+  return db.prepare(sql);
 }

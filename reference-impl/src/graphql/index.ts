@@ -5,6 +5,7 @@ import {
   execute,
   GraphQLError,
   type GraphQLFormattedError,
+  type GraphQLSchema,
   parse,
   specifiedRules,
   validate,
@@ -41,6 +42,20 @@ const rootValue = {
 function envelope(result: { data?: unknown; errors?: readonly GraphQLFormattedError[] }): Record<string, unknown> {
   if (!result.errors?.length) return { data: result.data ?? null };
   return { ...result, status: false, message: result.errors[0]?.message ?? 'Error.' };
+}
+
+/**
+ * Parsed and validated documents per schema, by query text: clients send the same few operations
+ * again and again, and parse + validate cost more than most resolvers. Only valid documents are
+ * kept, the oldest dropped past the bound.
+ */
+const validDocuments = new WeakMap<GraphQLSchema, Map<string, DocumentNode>>();
+const MAX_REMEMBERED = 256;
+function remember(schema: GraphQLSchema, query: string, document: DocumentNode): void {
+  let byQuery = validDocuments.get(schema);
+  if (!byQuery) validDocuments.set(schema, (byQuery = new Map()));
+  if (byQuery.size >= MAX_REMEMBERED) byQuery.delete(byQuery.keys().next().value as string);
+  byQuery.set(query, document);
 }
 
 const errorBody = (message: string): Record<string, unknown> => envelope({ errors: [{ message }] });
@@ -115,15 +130,18 @@ async function handle(request: FastifyRequest, reply: FastifyReply, ctx: AppCont
   if (typeof req === 'string') return reply.code(400).send(errorBody(req));
 
   const schema = schemaFor(ctx.vendor);
-  let document: DocumentNode;
-  try {
-    document = parse(req.query, { maxTokens: MAX_TOKENS });
-  } catch (e) {
-    const error = e instanceof GraphQLError ? e : new GraphQLError('The query could not be parsed.');
-    return reply.code(200).send(envelope({ errors: [error.toJSON()] }));
+  let document = validDocuments.get(schema)?.get(req.query);
+  if (!document) {
+    try {
+      document = parse(req.query, { maxTokens: MAX_TOKENS });
+    } catch (e) {
+      const error = e instanceof GraphQLError ? e : new GraphQLError('The query could not be parsed.');
+      return reply.code(200).send(envelope({ errors: [error.toJSON()] }));
+    }
+    const invalid = validate(schema, document, [...specifiedRules, rootFieldLimit]);
+    if (invalid.length) return reply.code(200).send(envelope({ errors: invalid.map((e) => e.toJSON()) }));
+    remember(schema, req.query, document);
   }
-  const invalid = validate(schema, document, [...specifiedRules, rootFieldLimit]);
-  if (invalid.length) return reply.code(200).send(envelope({ errors: invalid.map((e) => e.toJSON()) }));
 
   const gctx: GqlContext = {
     db: ctx.db,
