@@ -29,16 +29,36 @@ function vmHwmKb(pid: number | undefined): number {
   }
 }
 
-/** Samples VmHWM of `pids()` every 100 ms; the kernel keeps the peak, so sampling only has to be before exit. */
+/** CPU seconds (user + system, all threads) a live process has used so far; 0 once it has exited. */
+function cpuSeconds(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] ?? '').split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * Samples VmHWM and CPU time of `pids()` every 100 ms; the kernel keeps the memory peak, and CPU
+ * time only grows, so the last sample before exit is within 100 ms of the total.
+ */
 function sampler(pids: () => Array<number | undefined>) {
   const peak = new Map<number, number>();
+  const cpu = new Map<number, number>();
   const tick = () => {
-    for (const pid of pids()) if (pid) peak.set(pid, Math.max(peak.get(pid) ?? 0, vmHwmKb(pid)));
+    for (const pid of pids()) {
+      if (!pid) continue;
+      peak.set(pid, Math.max(peak.get(pid) ?? 0, vmHwmKb(pid)));
+      cpu.set(pid, Math.max(cpu.get(pid) ?? 0, cpuSeconds(pid)));
+    }
   };
   const timer = setInterval(tick, 100);
   return {
     tick,
     peakMb: (pid: number | undefined) => Math.round(((pid && peak.get(pid)) || 0) / 102.4) / 10,
+    cpuS: (pid: number | undefined) => Math.round(((pid && cpu.get(pid)) || 0) * 100) / 100,
     stop: () => clearInterval(timer),
   };
 }
@@ -98,6 +118,7 @@ async function main(): Promise<void> {
 
   log('2/3 reference and suite as separate processes ...');
   const ref = await startReferenceChild();
+  const referenceCpuBefore = cpuSeconds(ref.child?.pid); // its start-up and seeding are not the suite's doing
   let suitePid: number | undefined;
   const mem = sampler(() => [ref.child?.pid, suitePid]);
   const { args, env } = suiteCommand(ref, ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'], join(tmp, 'run'));
@@ -106,8 +127,8 @@ async function main(): Promise<void> {
     suitePid = pid;
   });
   const suiteWallMs = Date.now() - started;
-  mem.stop();
   mem.tick();
+  mem.stop();
   const run = readReport(join(tmp, 'run'));
   const suite = {
     exitCode: code,
@@ -117,9 +138,13 @@ async function main(): Promise<void> {
     requests: run.requests,
     requestsPerSecond: Math.round((run.requests / run.durationMs) * 1000 * 10) / 10,
     peakRssMb: mem.peakMb(suitePid),
+    // Where the time goes on a machine with few cores: CPU seconds of each process during the run.
+    cpuSeconds: mem.cpuS(suitePid),
+    cpuMsPerRequest: Math.round((mem.cpuS(suitePid) / run.requests) * 1e5) / 100,
   };
+  const referenceRunCpu = Math.round((cpuSeconds(ref.child?.pid) - referenceCpuBefore) * 100) / 100;
   log(
-    `    suite: ${suite.requests} requests in ${(suite.runMs / 1000).toFixed(1)} s = ${suite.requestsPerSecond}/s, peak RSS ${suite.peakRssMb} MB`,
+    `    suite: ${suite.requests} requests in ${(suite.runMs / 1000).toFixed(1)} s = ${suite.requestsPerSecond}/s, peak RSS ${suite.peakRssMb} MB, CPU ${suite.cpuSeconds} s (reference ${referenceRunCpu} s)`,
   );
 
   log('3/3 bare keep-alive loop ...');
@@ -139,7 +164,11 @@ async function main(): Promise<void> {
     machine: { cpus: cpus().length, node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg() },
     selfTest: { ...self, goalMs: 60_000, withinGoal: self.wallMs < 60_000 },
     suite,
-    reference: { peakRssMb: Math.round(referencePeak / 102.4) / 10 },
+    reference: {
+      peakRssMb: Math.round(referencePeak / 102.4) / 10,
+      cpuSecondsDuringSuite: referenceRunCpu,
+      cpuMsPerRequest: Math.round((referenceRunCpu / run.requests) * 1e5) / 100,
+    },
     propertyRuns: run.propertyRuns,
     // Property checks run alongside the scenario checks, so the rate is over the whole run.
     propertyRunsPerSecond: Math.round((run.propertyRuns / run.durationMs) * 1000 * 10) / 10,
