@@ -91,8 +91,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       // 2 cores (npm run bench) a third and fourth worker cost more CPU than their overlap saved.
       maxWorkers: settings.rateLimit
         ? 1
-        : (options.maxWorkers ??
-          Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism()))),
+        : (options.maxWorkers ?? Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism()))),
       testTimeout: checkTimeout,
       hookTimeout: checkTimeout,
       passWithNoTests: true,

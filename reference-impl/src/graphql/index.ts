@@ -53,7 +53,10 @@ const validDocuments = new WeakMap<GraphQLSchema, Map<string, DocumentNode>>();
 const MAX_REMEMBERED = 256;
 function remember(schema: GraphQLSchema, query: string, document: DocumentNode): void {
   let byQuery = validDocuments.get(schema);
-  if (!byQuery) validDocuments.set(schema, (byQuery = new Map()));
+  if (!byQuery) {
+    byQuery = new Map();
+    validDocuments.set(schema, byQuery);
+  }
   if (byQuery.size >= MAX_REMEMBERED) byQuery.delete(byQuery.keys().next().value as string);
   byQuery.set(query, document);
 }
