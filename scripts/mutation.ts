@@ -112,6 +112,8 @@ async function mutationRun(argv: string[]): Promise<number> {
       2,
     ),
   );
+  // One line per mutant run, written by the runner as it goes (partial results of a long run).
+  writeFileSync(join(outDir, 'progress.jsonl'), '');
   process.stdout.write(`mutation: ${mutate.join(', ')}\n`);
   const started = Date.now();
   const code = await new Promise<number>((done) => {

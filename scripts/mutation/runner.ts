@@ -17,7 +17,7 @@
  *   skipped, missing), or any check errs, or the suite reports an error, or the reference does not
  *   start. ADVISORY findings fail on the unmutated reference too and do not count.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -39,11 +39,12 @@ import {
   TestStatus,
 } from '@stryker-mutator/api/test-runner';
 import type { Settings } from '../../src/config/settings.js';
-import type { RunResult } from '../../src/run/results.js';
+import type { CheckResult } from '../../src/run/results.js';
 
 type Server = typeof import('../../reference-impl/src/server.js');
-type Orchestrate = typeof import('../../src/run/orchestrate.js');
+type Collector = typeof import('../../src/run/collector.js');
 type Options = typeof import('../../src/config/options.js');
+type Vitest = Awaited<ReturnType<typeof import('vitest/node').createVitest>>;
 
 interface StrykerNamespace {
   activeMutant?: string;
@@ -91,24 +92,34 @@ interface Area {
 }
 
 interface Outcome {
-  result?: RunResult;
+  checks?: CheckResult[];
+  suiteErrors?: Array<{ file: string; message: string }>;
   error?: string;
   ms: number;
 }
+
+const INTERFACES = ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'];
+/** One line per mutant run (partial results while a long run goes on); scripts/mutation.ts empties it. */
+export const PROGRESS_FILE = resolve(import.meta.dirname, '../../reports/mutation/progress.jsonl');
 
 export class SuiteTestRunner implements TestRunner {
   static inject = tokens(commonTokens.logger);
   private readonly root = process.cwd();
   private server?: Server;
-  private orchestrate?: Orchestrate;
+  private collectorModule?: Collector;
   private options?: Options;
+  /** One vitest per worker, reused by every run (its worker threads keep the suite's modules loaded). */
+  private vitest?: Vitest;
+  private collector?: InstanceType<Collector['ResultCollector']>;
+  /** The reference listens on the same port in every run: the suite's settings are provided once. */
+  private port = 0;
+  private runId = '';
   private areas: Area[] = [];
   private readonly scratch = mkdtempSync(join(tmpdir(), 'sfc-mutation-'));
   /** Outcome of each serious check in the dry run, by `<area id>|<requirement>|<title>`. */
   private readonly baseline = new Map<string, string>();
   /** Mutant id -> the interface of the file it is in (from the instrumented sandbox files). */
   private readonly mutantInterface = new Map<string, string>();
-  private runs = 0;
   private readonly runsProperty = Number(process.env.SFC_MUTATION_RUNS ?? 5);
   private readonly seed = Number(process.env.SFC_MUTATION_SEED ?? 1);
 
@@ -124,7 +135,7 @@ export class SuiteTestRunner implements TestRunner {
     if (this.server) return;
     const at = (p: string) => pathToFileURL(join(this.root, p)).href;
     this.server = (await import(at('reference-impl/src/server.ts'))) as Server;
-    this.orchestrate = (await import(at('src/run/orchestrate.ts'))) as Orchestrate;
+    this.collectorModule = (await import(at('src/run/collector.ts'))) as Collector;
     this.options = (await import(at('src/config/options.ts'))) as Options;
     this.areas = await this.findAreas();
   }
@@ -167,20 +178,81 @@ export class SuiteTestRunner implements TestRunner {
     }
   }
 
-  private newRunId(): string {
-    // Six characters [a-z0-9], unique per worker process and run (scratch directories are per run id).
-    this.runs++;
-    return `m${(process.pid % 1296).toString(36).padStart(2, '0')}${(this.runs % 46656).toString(36).padStart(3, '0')}`;
+  /** The settings every run of this worker shares (the reference's URLs stay the same: same port). */
+  private settings(origin: string): Settings {
+    const urls = (this.server as Server).urlsFor(origin, 'svc');
+    // Six characters [a-z0-9], one per worker process (each run has a fresh database, so names do not collide).
+    this.runId = `m${(process.pid % 46656).toString(36).padStart(3, '0')}xx`;
+    return {
+      baseUrl: urls.baseUrl,
+      networkApiRoot: urls.networkApiRoot,
+      shopApiRoot: urls.shopApiRoot,
+      vendor: 'svc',
+      interfaces: INTERFACES as Settings['interfaces'],
+      reportDir: join(this.scratch, 'report'),
+      seed: this.seed,
+      runs: this.runsProperty,
+      timeoutMs: 10_000,
+      allowIncomplete: false,
+      maxDurationS: 1800,
+      data: Object.fromEntries((this.options as Options).DATA_KEYS.map((d) => [d.key, d.reference])),
+      runId: this.runId,
+    };
+  }
+
+  private async listen(app: Awaited<ReturnType<Server['buildServer']>>['app']): Promise<string> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const origin = await app.listen({ port: this.port, host: '127.0.0.1' });
+        this.port = Number(new URL(origin).port);
+        return origin;
+      } catch (e) {
+        if (attempt >= 20 || (e as { code?: string }).code !== 'EADDRINUSE') throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  private async createVitest(origin: string, maxWorkers: number): Promise<Vitest> {
+    const { createVitest } = await import('vitest/node');
+    const collector = () => this.collector as InstanceType<Collector['ResultCollector']>;
+    const reporter = {
+      onTestModuleEnd: (m: Parameters<InstanceType<Collector['ResultCollector']>['onTestModuleEnd']>[0]) =>
+        collector().onTestModuleEnd(m),
+      onTestRunEnd: (...a: Parameters<InstanceType<Collector['ResultCollector']>['onTestRunEnd']>) =>
+        collector().onTestRunEnd(...a),
+    };
+    return createVitest(
+      'test',
+      {
+        root: this.root,
+        config: false,
+        watch: false,
+        include: this.areas.map((a) => a.file),
+        reporters: [reporter],
+        provide: { sfcSettings: this.settings(origin) },
+        // As src/run/orchestrate.ts: one module graph per worker thread, kept from run to run.
+        pool: 'threads',
+        isolate: false,
+        maxWorkers,
+        testTimeout: 80_000,
+        hookTimeout: 80_000,
+        passWithNoTests: true,
+        sequence: { shuffle: false, concurrent: false },
+      },
+      { logLevel: 'error', cacheDir: join(this.root, 'node_modules', '.vite-sfc') },
+    );
   }
 
   /** A fresh reference (new database), the areas of `files` against it, the reference stopped. */
-  private async suite(files: string[], interfaces: string[], maxWorkers: number, trace: boolean): Promise<Outcome> {
+  private async suite(files: string[], maxWorkers: number, trace: boolean): Promise<Outcome> {
     const started = Date.now();
     const ns = strykerNamespace();
     const server = this.server as Server;
     const dir = mkdtempSync(join(this.scratch, 'run-'));
     if (trace) ns.currentTestId = STARTUP;
     let app: Awaited<ReturnType<Server['buildServer']>>['app'] | undefined;
+    const previousExitCode = process.exitCode;
     try {
       try {
         ({ app } = await server.buildServer({
@@ -192,31 +264,22 @@ export class SuiteTestRunner implements TestRunner {
           app.server.prependListener('request', (req: IncomingMessage) => {
             ns.currentTestId = areaOfUserAgent(req.headers['user-agent']) ?? STARTUP;
           });
-        const origin = await app.listen({ port: 0, host: '127.0.0.1' });
-        const urls = server.urlsFor(origin, 'svc');
-        const settings: Settings = {
-          baseUrl: urls.baseUrl,
-          networkApiRoot: urls.networkApiRoot,
-          shopApiRoot: urls.shopApiRoot,
-          vendor: 'svc',
-          interfaces: interfaces as Settings['interfaces'],
-          reportDir: join(dir, 'report'),
-          seed: this.seed,
-          runs: this.runsProperty,
-          timeoutMs: 10_000,
-          allowIncomplete: false,
-          maxDurationS: 1800,
-          data: Object.fromEntries((this.options as Options).DATA_KEYS.map((d) => [d.key, d.reference])),
-          runId: this.newRunId(),
-        };
-        const result = await (this.orchestrate as Orchestrate).executeRun(settings, { suiteFiles: files, maxWorkers });
-        return { result, ms: Date.now() - started };
+        const origin = await this.listen(app);
+        this.vitest ??= await this.createVitest(origin, maxWorkers);
+        const collector = new (this.collectorModule as Collector).ResultCollector();
+        this.collector = collector;
+        const project = this.vitest.getRootProject();
+        await this.vitest.runTestSpecifications(files.map((f) => project.createSpecification(join(this.root, f))));
+        return { checks: collector.checks, suiteErrors: collector.suiteErrors, ms: Date.now() - started };
       } catch (e) {
         return { error: `the suite or the reference failed: ${(e as Error)?.stack ?? e}`, ms: Date.now() - started };
       }
     } finally {
+      process.exitCode = previousExitCode;
       ns.currentTestId = undefined;
       await app?.close().catch(() => {});
+      // Per-run scratch of the suites (tree positions reserved between parallel areas).
+      rmSync(join(tmpdir(), `sfc-run-${this.runId}`), { recursive: true, force: true });
       rmSync(dir, { recursive: true, force: true });
     }
   }
@@ -234,15 +297,14 @@ export class SuiteTestRunner implements TestRunner {
     this.log.info(`dry run: ${areas.length} areas of ${interfaces.join(', ')}, one at a time`);
     const out = await this.suite(
       areas.map((a) => a.file),
-      interfaces,
       1,
       options.coverageAnalysis === 'perTest',
     );
-    if (!out.result) return { status: DryRunStatus.Error, errorMessage: out.error ?? 'no result' };
-    const result = out.result;
+    if (!out.checks) return { status: DryRunStatus.Error, errorMessage: out.error ?? 'no result' };
+    const result = { checks: out.checks, suiteErrors: out.suiteErrors ?? [] };
     const tests: TestResult[] = [];
     for (const area of areas) {
-      const checks = result.requirements.flatMap((r) => r.checks).filter((c) => `${c.interface}/${c.area}` === area.id);
+      const checks = result.checks.filter((c) => `${c.interface}/${c.area}` === area.id);
       for (const c of checks) if (SERIOUS.has(c.level)) this.baseline.set(`${area.id}|${c.requirement}|${c.title}`, c.outcome);
       const bad = checks.filter((c) => (SERIOUS.has(c.level) && c.outcome === 'failed') || c.outcome === 'error');
       const errors = result.suiteErrors.filter((e) => e.file.endsWith(area.file));
@@ -265,7 +327,14 @@ export class SuiteTestRunner implements TestRunner {
       return { status: DryRunStatus.Error, errorMessage: unplaced.map((e) => `${e.file}: ${e.message}`).join('\n') };
     // Mutant runs happen in other workers too: they read the dry run's outcomes from the (one) sandbox.
     writeFileSync(join(this.root, BASELINE_FILE), JSON.stringify(Object.fromEntries(this.baseline)));
-    this.log.info(`dry run: ${result.verdict} in ${(out.ms / 1000).toFixed(1)} s, ${result.requests} requests`);
+    const requests = result.checks.reduce((n, c) => n + c.requests, 0);
+    this.log.info(
+      `dry run: ${tests.filter((t) => t.status === TestStatus.Failed).length} areas failing in ${(out.ms / 1000).toFixed(1)} s, ${requests} requests`,
+    );
+    if (Number(process.env.SFC_MUTATION_WORKERS ?? 1) !== 1) {
+      await this.vitest?.close(); // mutant runs use more worker threads than the dry run's one
+      this.vitest = undefined;
+    }
     return { status: DryRunStatus.Complete, tests, mutantCoverage: this.coverage(areas) };
   }
 
@@ -290,6 +359,31 @@ export class SuiteTestRunner implements TestRunner {
   }
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
+    const started = Date.now();
+    const result = await this.runMutant(options);
+    const m = options.activeMutant;
+    const line = {
+      id: m.id,
+      file: m.fileName.slice(m.fileName.lastIndexOf('reference-impl/')),
+      line: m.location.start.line + 1, // Stryker's locations count lines from 0
+      mutator: m.mutatorName,
+      replacement: m.replacement,
+      status: result.status,
+      tests: options.testFilter?.length ?? null,
+      ms: Date.now() - started,
+      ...(result.status === MutantRunStatus.Killed ? { why: result.failureMessage.slice(0, 300) } : {}),
+      ...(result.status === MutantRunStatus.Timeout ? { why: result.reason } : {}),
+      ...(result.status === MutantRunStatus.Error ? { why: result.errorMessage.slice(0, 300) } : {}),
+    };
+    try {
+      appendFileSync(PROGRESS_FILE, `${JSON.stringify(line)}\n`);
+    } catch {
+      // the log is a convenience for long runs
+    }
+    return result;
+  }
+
+  private async runMutant(options: MutantRunOptions): Promise<MutantRunResult> {
     const ns = strykerNamespace();
     ns.mutantCoverage ??= { static: {}, perTest: {} };
     ns.currentTestId = undefined;
@@ -308,24 +402,21 @@ export class SuiteTestRunner implements TestRunner {
       const ids = options.testFilter ?? this.areas.filter((a) => !iface || a.interface === iface).map((a) => a.id);
       const areas = this.areas.filter((a) => ids.includes(a.id));
       if (areas.length === 0) return { status: MutantRunStatus.Survived, nrOfTests: 0 };
-      const interfaces = [...new Set(areas.map((a) => a.interface))];
       const out = await this.suite(
         areas.map((a) => a.file),
-        interfaces,
-        Math.min(areas.length, Number(process.env.SFC_MUTATION_WORKERS ?? 1)),
+        Number(process.env.SFC_MUTATION_WORKERS ?? 1),
         false,
       );
       const hit = determineHitLimitReached(ns.hitCount, ns.hitLimit);
       if (hit) return { status: MutantRunStatus.Timeout, reason: hit.reason };
-      if (!out.result)
+      if (!out.checks)
         return {
           status: MutantRunStatus.Killed,
           killedBy: [],
           failureMessage: out.error ?? 'no result',
           nrOfTests: areas.length,
         };
-      if (out.result.aborted) return { status: MutantRunStatus.Timeout, reason: out.result.aborted };
-      const killers = this.judge(out.result, areas);
+      const killers = this.judge(out.checks, out.suiteErrors ?? [], areas);
       if (killers.length === 0) return { status: MutantRunStatus.Survived, nrOfTests: areas.length };
       return {
         status: MutantRunStatus.Killed,
@@ -344,10 +435,14 @@ export class SuiteTestRunner implements TestRunner {
   }
 
   /** The areas (and why) where the mutated reference fails what the unmutated one passes. */
-  private judge(result: RunResult, areas: Area[]): Array<{ area: string; why: string }> {
+  private judge(
+    checks: CheckResult[],
+    suiteErrors: Array<{ file: string; message: string }>,
+    areas: Area[],
+  ): Array<{ area: string; why: string }> {
     const out: Array<{ area: string; why: string }> = [];
     const seen = new Set<string>();
-    for (const c of result.requirements.flatMap((r) => r.checks)) {
+    for (const c of checks) {
       const area = `${c.interface}/${c.area}`;
       const key = `${area}|${c.requirement}|${c.title}`;
       seen.add(key);
@@ -355,7 +450,7 @@ export class SuiteTestRunner implements TestRunner {
       else if (SERIOUS.has(c.level) && c.outcome !== 'passed' && (this.baseline.get(key) ?? 'passed') === 'passed')
         out.push({ area, why: `${c.requirement} ${c.level} ${c.outcome}: ${(c.reason ?? '').slice(0, 300)}` });
     }
-    for (const e of result.suiteErrors) {
+    for (const e of suiteErrors) {
       const area = areas.find((a) => e.file.endsWith(a.file))?.id ?? areas[0]?.id ?? 'suite';
       out.push({ area, why: `suite error: ${e.message.slice(0, 300)}` });
     }
@@ -368,6 +463,7 @@ export class SuiteTestRunner implements TestRunner {
   }
 
   async dispose(): Promise<void> {
+    await this.vitest?.close();
     rmSync(this.scratch, { recursive: true, force: true });
   }
 }
