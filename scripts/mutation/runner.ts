@@ -100,7 +100,8 @@ interface Outcome {
 
 const INTERFACES = ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'];
 /** One line per mutant run (partial results while a long run goes on); scripts/mutation.ts empties it. */
-export const PROGRESS_FILE = resolve(import.meta.dirname, '../../reports/mutation/progress.jsonl');
+export const PROGRESS_FILE =
+  process.env.SFC_MUTATION_PROGRESS ?? resolve(import.meta.dirname, '../../reports/mutation/progress.jsonl');
 
 export class SuiteTestRunner implements TestRunner {
   static inject = tokens(commonTokens.logger);
