@@ -119,6 +119,10 @@ export class SuiteTestRunner implements TestRunner {
   private readonly scratch = mkdtempSync(join(tmpdir(), 'sfc-mutation-'));
   /** Outcome of each serious check in the dry run, by `<area id>|<requirement>|<title>`. */
   private readonly baseline = new Map<string, string>();
+  /** Requirement id -> true when MUST or SHOULD (a check missing from a run kills only then). */
+  private readonly levels = new Map<string, boolean>();
+  /** ADVISORY checks that passed in the dry run and failed in the last mutant run (they do not kill). */
+  private advisoryFlips: string[] = [];
   /** Mutant id -> the interface of the file it is in (from the instrumented sandbox files). */
   private readonly mutantInterface = new Map<string, string>();
   private readonly runsProperty = Number(process.env.SFC_MUTATION_RUNS ?? 5);
@@ -306,7 +310,9 @@ export class SuiteTestRunner implements TestRunner {
     const tests: TestResult[] = [];
     for (const area of areas) {
       const checks = result.checks.filter((c) => `${c.interface}/${c.area}` === area.id);
-      for (const c of checks) if (SERIOUS.has(c.level)) this.baseline.set(`${area.id}|${c.requirement}|${c.title}`, c.outcome);
+      // ADVISORY outcomes too: they do not kill, but a survivor that flips one is reported as such (progress.jsonl).
+      for (const c of checks) this.baseline.set(`${area.id}|${c.requirement}|${c.title}`, c.outcome);
+      for (const c of checks) this.levels.set(c.requirement, SERIOUS.has(c.level));
       const bad = checks.filter((c) => (SERIOUS.has(c.level) && c.outcome === 'failed') || c.outcome === 'error');
       const errors = result.suiteErrors.filter((e) => e.file.endsWith(area.file));
       const timeSpentMs = checks.reduce((n, c) => n + c.durationMs, 0);
@@ -327,7 +333,10 @@ export class SuiteTestRunner implements TestRunner {
     if (unplaced.length)
       return { status: DryRunStatus.Error, errorMessage: unplaced.map((e) => `${e.file}: ${e.message}`).join('\n') };
     // Mutant runs happen in other workers too: they read the dry run's outcomes from the (one) sandbox.
-    writeFileSync(join(this.root, BASELINE_FILE), JSON.stringify(Object.fromEntries(this.baseline)));
+    writeFileSync(
+      join(this.root, BASELINE_FILE),
+      JSON.stringify({ outcomes: Object.fromEntries(this.baseline), serious: Object.fromEntries(this.levels) }),
+    );
     const requests = result.checks.reduce((n, c) => n + c.requests, 0);
     this.log.info(
       `dry run: ${tests.filter((t) => t.status === TestStatus.Failed).length} areas failing in ${(out.ms / 1000).toFixed(1)} s, ${requests} requests`,
@@ -361,6 +370,7 @@ export class SuiteTestRunner implements TestRunner {
 
   async mutantRun(options: MutantRunOptions): Promise<MutantRunResult> {
     const started = Date.now();
+    this.advisoryFlips = [];
     const result = await this.runMutant(options);
     const m = options.activeMutant;
     const line = {
@@ -375,6 +385,7 @@ export class SuiteTestRunner implements TestRunner {
       ...(result.status === MutantRunStatus.Killed ? { why: result.failureMessage.slice(0, 300) } : {}),
       ...(result.status === MutantRunStatus.Timeout ? { why: result.reason } : {}),
       ...(result.status === MutantRunStatus.Error ? { why: result.errorMessage.slice(0, 300) } : {}),
+      ...(this.advisoryFlips.length ? { advisory: [...new Set(this.advisoryFlips)] } : {}),
     };
     try {
       appendFileSync(PROGRESS_FILE, `${JSON.stringify(line)}\n`);
@@ -396,8 +407,15 @@ export class SuiteTestRunner implements TestRunner {
       if (this.baseline.size === 0) {
         const file = join(this.root, BASELINE_FILE);
         if (!existsSync(file)) return { status: MutantRunStatus.Error, errorMessage: `no dry run outcomes in ${file}` };
-        for (const [k, v] of Object.entries(JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>))
-          this.baseline.set(k, v);
+        const saved = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+        // Earlier format (a run started before ADVISORY outcomes were kept): outcomes of serious checks only.
+        const outcomes = (saved.outcomes ?? saved) as Record<string, string>;
+        const serious = (saved.serious ?? {}) as Record<string, boolean>;
+        for (const [k, v] of Object.entries(outcomes)) this.baseline.set(k, v);
+        for (const k of Object.keys(outcomes)) {
+          const id = k.split('|')[1] as string;
+          this.levels.set(id, saved.serious ? serious[id] === true : true);
+        }
       }
       const iface = interfaceOfFile(options.sandboxFileName);
       const ids = options.testFilter ?? this.areas.filter((a) => !iface || a.interface === iface).map((a) => a.id);
@@ -447,6 +465,8 @@ export class SuiteTestRunner implements TestRunner {
       const area = `${c.interface}/${c.area}`;
       const key = `${area}|${c.requirement}|${c.title}`;
       seen.add(key);
+      if (c.level === 'ADVISORY' && c.outcome === 'failed' && this.baseline.get(key) === 'passed')
+        this.advisoryFlips.push(c.requirement);
       if (c.outcome === 'error') out.push({ area, why: `${c.requirement} error: ${c.reason ?? ''}` });
       else if (SERIOUS.has(c.level) && c.outcome !== 'passed' && (this.baseline.get(key) ?? 'passed') === 'passed')
         out.push({ area, why: `${c.requirement} ${c.level} ${c.outcome}: ${(c.reason ?? '').slice(0, 300)}` });
@@ -457,8 +477,9 @@ export class SuiteTestRunner implements TestRunner {
     }
     const ran = new Set(areas.map((a) => a.id));
     for (const [key, outcome] of this.baseline) {
-      const area = key.split('|')[0] as string;
-      if (outcome === 'passed' && ran.has(area) && !seen.has(key)) out.push({ area, why: `${key} did not run` });
+      const [area, requirement] = key.split('|') as [string, string];
+      const serious = this.levels.get(requirement);
+      if (outcome === 'passed' && serious && ran.has(area) && !seen.has(key)) out.push({ area, why: `${key} did not run` });
     }
     return out;
   }
