@@ -184,11 +184,15 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'GQL-REG-02',
-      title: 'register without firstname, email or password is refused (all CustomerInput fields are required)',
+      title:
+        'register without any one CustomerInput field is refused (all fields are required), and without firstname no account is made',
       async run(ctx: C) {
-        for (const field of ['firstname', 'email', 'password'] as const) {
+        const form = phoneForm(ctx) ?? 'string';
+        // "CustomerInput (input object of register; all required)": each field left out in turn.
+        const fields = Object.keys(customerInput(ctx, freshAccount(ctx), form));
+        for (const field of fields) {
           const account = freshAccount(ctx);
-          const input = customerInput(ctx, account, phoneForm(ctx) ?? 'string');
+          const input = customerInput(ctx, account, form);
           delete input[field];
           if (field === 'password') delete input.confirm;
           // Sent without the suite's request-schema check: the missing field is the point.
@@ -203,6 +207,34 @@ export const authArea: AreaSpec<AuthState> = {
             if (loggedIn)
               ctx.fail('register without firstname was refused, yet the account can log in', res.exchange, loggedIn.exchange);
           }
+        }
+      },
+    },
+    {
+      id: 'GQL-ENV-04',
+      title: 'a refused register never answers register: true (true is the success answer)',
+      needs: ['account'],
+      async run(ctx: C) {
+        // "register: Boolean (true on success)": true with errors beside it looks like success.
+        const form = phoneForm(ctx) ?? 'string';
+        const fresh = freshAccount(ctx);
+        const noFirstname = customerInput(ctx, fresh, form);
+        delete noFirstname.firstname;
+        const cases: [string, Record<string, unknown>][] = [
+          ['an e-mail already registered', customerInput(ctx, { ...freshAccount(ctx), email: ctx.state.account!.email }, form)],
+          [
+            'confirm differing from password',
+            { ...customerInput(ctx, freshAccount(ctx), form), confirm: `${fresh.password}-other` },
+          ],
+          ['no firstname', noFirstname],
+        ];
+        for (const [what, input] of cases) {
+          const res = await gql(ctx).run('register', { input });
+          ctx.expect(
+            res.data?.register !== true,
+            `register with ${what}: expected a refusal (false, null or no result), got register: true${hasErrors(res.errors) ? ' beside errors' : ''}`,
+            res.exchange,
+          );
         }
       },
     },
