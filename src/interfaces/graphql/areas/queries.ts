@@ -136,6 +136,27 @@ export const queriesArea: AreaSpec<QueriesState> = {
         ctx.expect(Array.isArray(v), `expected orders to be a list, got ${short(v)}`, res.exchange);
         validateData(ctx, res, 'orders');
         ctx.state.orders = res;
+        // A new customer has no orders: the entries themselves are seen on the customer the settings name.
+        const seeded = await seededToken(ctx);
+        if (!seeded) return;
+        const theirs = await op(ctx, 'orders', { start: 0, limit: 5 }, { token: seeded });
+        const list = accepted(ctx, theirs, 'orders');
+        ctx.expect(
+          Array.isArray(list),
+          `SFC_GQL_EMAIL customer: expected orders to be a list, got ${short(list)}`,
+          theirs.exchange,
+        );
+        validateData(ctx, theirs, 'orders');
+        const bare = (list as unknown[]).filter((o) => {
+          const id = record(o)?.order_id;
+          return !(typeof id === 'string' ? id.length > 0 : typeof id === 'number');
+        });
+        ctx.expect(
+          bare.length === 0,
+          `SFC_GQL_EMAIL customer: ${bare.length} entries without an order_id: ${short(bare.slice(0, 3))}`,
+          theirs.exchange,
+        );
+        if ((list as unknown[]).length > 0) ctx.state.orders = theirs;
       },
     },
     {
