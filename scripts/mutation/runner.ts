@@ -123,6 +123,9 @@ export class SuiteTestRunner implements TestRunner {
   private readonly levels = new Map<string, boolean>();
   /** ADVISORY checks that passed in the dry run and failed in the last mutant run (they do not kill). */
   private advisoryFlips: string[] = [];
+  /** Stop a mutant run at the first area that kills (SFC_MUTATION_BAIL=0 runs every covering area). */
+  private bail = false;
+  private readonly bailEnabled = process.env.SFC_MUTATION_BAIL !== '0';
   /** Mutant id -> the interface of the file it is in (from the instrumented sandbox files). */
   private readonly mutantInterface = new Map<string, string>();
   private readonly runsProperty = Number(process.env.SFC_MUTATION_RUNS ?? 5);
@@ -222,8 +225,12 @@ export class SuiteTestRunner implements TestRunner {
     const { createVitest } = await import('vitest/node');
     const collector = () => this.collector as InstanceType<Collector['ResultCollector']>;
     const reporter = {
-      onTestModuleEnd: (m: Parameters<InstanceType<Collector['ResultCollector']>['onTestModuleEnd']>[0]) =>
-        collector().onTestModuleEnd(m),
+      onTestModuleEnd: (m: Parameters<InstanceType<Collector['ResultCollector']>['onTestModuleEnd']>[0]) => {
+        collector().onTestModuleEnd(m);
+        // Bail: the first area that kills the mutant ends the run (the remaining areas are not needed).
+        if (this.bail && this.vitest && this.judge(collector().checks, collector().suiteErrors, []).length > 0)
+          void this.vitest.cancelCurrentRun('test-failure');
+      },
       onTestRunEnd: (...a: Parameters<InstanceType<Collector['ResultCollector']>['onTestRunEnd']>) =>
         collector().onTestRunEnd(...a),
     };
@@ -250,7 +257,7 @@ export class SuiteTestRunner implements TestRunner {
   }
 
   /** A fresh reference (new database), the areas of `files` against it, the reference stopped. */
-  private async suite(files: string[], maxWorkers: number, trace: boolean): Promise<Outcome> {
+  private async suite(files: string[], maxWorkers: number, trace: boolean, bail = false): Promise<Outcome> {
     const started = Date.now();
     const ns = strykerNamespace();
     const server = this.server as Server;
@@ -273,6 +280,7 @@ export class SuiteTestRunner implements TestRunner {
         this.vitest ??= await this.createVitest(origin, maxWorkers);
         const collector = new (this.collectorModule as Collector).ResultCollector();
         this.collector = collector;
+        this.bail = bail;
         const project = this.vitest.getRootProject();
         await this.vitest.runTestSpecifications(files.map((f) => project.createSpecification(join(this.root, f))));
         return { checks: collector.checks, suiteErrors: collector.suiteErrors, ms: Date.now() - started };
@@ -280,6 +288,7 @@ export class SuiteTestRunner implements TestRunner {
         return { error: `the suite or the reference failed: ${(e as Error)?.stack ?? e}`, ms: Date.now() - started };
       }
     } finally {
+      this.bail = false;
       process.exitCode = previousExitCode;
       ns.currentTestId = undefined;
       await app?.close().catch(() => {});
@@ -425,6 +434,7 @@ export class SuiteTestRunner implements TestRunner {
         areas.map((a) => a.file),
         Number(process.env.SFC_MUTATION_WORKERS ?? 1),
         false,
+        this.bailEnabled,
       );
       const hit = determineHitLimitReached(ns.hitCount, ns.hitLimit);
       if (hit) return { status: MutantRunStatus.Timeout, reason: hit.reason };
