@@ -9,7 +9,9 @@
  *                       [--concurrency 2] [--ignore-static]
  *
  * Environment: SFC_MUTATION_RUNS (property runs, 5), SFC_MUTATION_SEED (1), SFC_MUTATION_WORKERS
- * (vitest worker threads per mutant run, 1).
+ * (vitest worker threads per mutant run, 1), SFC_MUTATION_BAIL=0 (run every covering area, not only
+ * up to the first that kills), SFC_MUTATION_PROGRESS (the per-mutant log, reports/mutation/progress.jsonl;
+ * survivors there also name ADVISORY checks they fail, which do not kill).
  *
  * A mutant is killed when a MUST or SHOULD check that passes on the unmutated reference does not
  * pass, any check errs, the suite reports an error, or the reference does not start. ADVISORY
