@@ -116,6 +116,19 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      // Found by mutation testing: a handler that refused these without naming the field survived the suite.
+      id: 'SHOP-CART-20',
+      title: 'add-item with a product_id or a quantity that is not an integer: errors keyed by that field',
+      needs: ['account', 'product'],
+      run: async (ctx: C) => {
+        const token = ctx.state.other!.token;
+        const a = await addItem(ctx, token, 'abc', 1);
+        expectFieldError(ctx, a, envelope(ctx, a, 'cart-add-item'), 'product_id', 'add-item with product_id "abc"');
+        const b = await addItem(ctx, token, ctx.state.product!.id, 'two');
+        expectFieldError(ctx, b, envelope(ctx, b, 'cart-add-item'), 'quantity', 'add-item with quantity "two"');
+      },
+    },
+    {
       id: 'SHOP-CART-04',
       title: 'GET /cart: coupon_status, coupon_errors, data {cart_items, cart_totals, coupon_discount_totals, currency}',
       needs: ['product'],

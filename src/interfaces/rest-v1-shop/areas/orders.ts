@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { call, type Envelope, envelope, expectFieldError } from '../client.js';
+import { call, type Envelope, envelope, errorsObject, expectFieldError } from '../client.js';
 import { type Account, addPurchasable, emptyCartOnTeardown, type ProductSummary, register } from '../flows.js';
 
 // Order create (its response is not shown) and the orders list that must then hold the order.
@@ -25,6 +25,19 @@ interface OrderState {
 
 type C = CheckContext<OrderState>;
 const COUNTRY = 'US';
+/** The required body fields of POST /order/create (B. Shop variant) besides first_name (SHOP-ORD-06). */
+const OTHER_REQUIRED = [
+  'last_name',
+  'country',
+  'city',
+  'state',
+  'postcode',
+  'phone',
+  'email',
+  'payment_method',
+  'payment_method_title',
+  'address_1',
+] as const;
 
 function orderForm(ctx: C, account: Account, paymentMethod: string): Record<string, string> {
   return {
@@ -76,6 +89,35 @@ export const ordersArea: AreaSpec<OrderState> = {
         delete form.first_name;
         const ex = await call(ctx, 'POST', '/order/create', { token: ctx.state.account!.token, form });
         expectFieldError(ctx, ex, envelope(ctx, ex, 'order-create'), 'first_name', 'order create without first_name');
+      },
+    },
+    {
+      // Found by mutation testing: a handler that never checked email survived the suite.
+      id: 'SHOP-ORD-07',
+      title: 'order create without each other required field: status false, errors keyed by that field',
+      needs: ['product'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        const method = ctx.data('SFC_SHOP_PAYMENT_METHOD') ?? 'cod';
+        const wrong: string[] = [];
+        const seen: Exchange[] = [];
+        for (const field of OTHER_REQUIRED) {
+          const form = orderForm(ctx, ctx.state.account!, method);
+          delete form[field];
+          const ex = await call(ctx, 'POST', '/order/create', { token, form });
+          const body = envelope(ctx, ex, 'order-create');
+          const errors = errorsObject(body);
+          const msg = errors?.[field];
+          if (body.status === false && ((typeof msg === 'string' && msg !== '') || (Array.isArray(msg) && msg.length > 0)))
+            continue;
+          wrong.push(
+            `without ${field}: status ${String(body.status)}, errors ${JSON.stringify(body.errors).slice(0, 200)} (expected status false and errors.${field} with a message)`,
+          );
+          seen.push(ex);
+          // An accepted order empties the cart: the fields after it could not be judged.
+          if (body.status === true) break;
+        }
+        ctx.expect(wrong.length === 0, `order create: ${wrong.join('; ')}`, ...seen);
       },
     },
     {
