@@ -115,6 +115,7 @@ export class SuiteTestRunner implements TestRunner {
   /** The reference listens on the same port in every run: the suite's settings are provided once. */
   private port = 0;
   private runId = '';
+  private runCount = 0;
   private areas: Area[] = [];
   private readonly scratch = mkdtempSync(join(tmpdir(), 'sfc-mutation-'));
   /** Outcome of each serious check in the dry run, by `<area id>|<requirement>|<title>`. */
@@ -187,15 +188,15 @@ export class SuiteTestRunner implements TestRunner {
   }
 
   /** The settings every run of this worker shares (the reference's URLs stay the same: same port). */
-  private settings(origin: string): Settings {
-    const urls = (this.server as Server).urlsFor(origin, 'svc');
+  private settings(origin: string, vendor: string): Settings {
+    const urls = (this.server as Server).urlsFor(origin, vendor);
     // Six characters [a-z0-9], one per worker process (each run has a fresh database, so names do not collide).
     this.runId = `m${(process.pid % 46656).toString(36).padStart(3, '0')}xx`;
     return {
       baseUrl: urls.baseUrl,
       networkApiRoot: urls.networkApiRoot,
       shopApiRoot: urls.shopApiRoot,
-      vendor: 'svc',
+      vendor,
       interfaces: INTERFACES as Settings['interfaces'],
       reportDir: join(this.scratch, 'report'),
       seed: this.seed,
@@ -221,7 +222,7 @@ export class SuiteTestRunner implements TestRunner {
     }
   }
 
-  private async createVitest(origin: string, maxWorkers: number): Promise<Vitest> {
+  private async createVitest(settings: Settings, maxWorkers: number): Promise<Vitest> {
     const { createVitest } = await import('vitest/node');
     const collector = () => this.collector as InstanceType<Collector['ResultCollector']>;
     const reporter = {
@@ -242,7 +243,7 @@ export class SuiteTestRunner implements TestRunner {
         watch: false,
         include: this.areas.map((a) => a.file),
         reporters: [reporter],
-        provide: { sfcSettings: this.settings(origin) },
+        provide: { sfcSettings: settings },
         // As src/run/orchestrate.ts: one module graph per worker thread, kept from run to run.
         pool: 'threads',
         isolate: false,
@@ -267,17 +268,33 @@ export class SuiteTestRunner implements TestRunner {
     const previousExitCode = process.exitCode;
     try {
       try {
+        // A new vendor segment per run: the reference keeps its GraphQL schema (scalars patched when it is
+        // built) and the documents it validated per vendor for the life of the process; a new vendor
+        // builds and validates them again, with this run's mutant on.
+        const vendor = `m${(process.pid % 1296).toString(36)}v${(++this.runCount).toString(36)}`;
         ({ app } = await server.buildServer({
           db: join(dir, 'ref.db'),
           keyFile: join(this.scratch, 'keys.json'),
           hashCost: 1024,
+          vendor,
         }));
         if (trace)
           app.server.prependListener('request', (req: IncomingMessage) => {
             ns.currentTestId = areaOfUserAgent(req.headers['user-agent']) ?? STARTUP;
           });
         const origin = await this.listen(app);
-        this.vitest ??= await this.createVitest(origin, maxWorkers);
+        const settings = this.settings(origin, vendor);
+        // Start-up work the first GraphQL request does (schema, scalars): start-up coverage, as buildServer's.
+        await fetch(server.urlsFor(origin, vendor).graphql, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ query: '{ __typename }' }),
+        }).then(
+          (r) => r.arrayBuffer(),
+          () => undefined,
+        );
+        this.vitest ??= await this.createVitest(settings, maxWorkers);
+        this.vitest.provide('sfcSettings', settings);
         const collector = new (this.collectorModule as Collector).ResultCollector();
         this.collector = collector;
         this.bail = bail;
