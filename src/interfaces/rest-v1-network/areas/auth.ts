@@ -147,6 +147,20 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      id: 'NET-ENV-05',
+      title: 'login with a username no account has gets no HTTP 5xx',
+      async run(ctx: Ctx) {
+        // "Cases shown: invalid login details": an unknown username is the commonest such login.
+        const call = await net(ctx).login(ctx.names.username(), ctx.names.password());
+        const status = call.ex.response?.status;
+        ctx.expect(
+          status !== undefined && status < 500,
+          `login with an unknown username: expected a refusal without a 5xx, got ${described(call)}`,
+          call.ex,
+        );
+      },
+    },
+    {
       id: 'NET-AUTH-04',
       title: 'login without username, or without password, is refused with errors keyed by that field',
       async run(ctx: Ctx) {
