@@ -1,4 +1,5 @@
 import type { CheckContext } from '../../checks/context.js';
+import type { CheckSpec } from '../../checks/model.js';
 import { type Call, isObject, type Json, responseSchema, SCHEMAS } from './client.js';
 
 /** Assertions shared by the areas: the envelope, success and refusal, and field-keyed errors. */
@@ -72,3 +73,27 @@ export function listOf(ctx: Ctx, call: Call, key: string): Json[] {
 /** A money-like string as a number (NaN when it is not one). */
 export const num = (v: unknown): number =>
   typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?[0-9]+(\.[0-9]+)?\s*$/.test(v) ? Number(v) : Number.NaN;
+
+/**
+ * NET-ENV-05 over every request an area sent so far: nothing a client sends gets an HTTP 5xx. The
+ * checks of an area judge the envelope (status false also comes with a 500), so a handler that
+ * crashes on one input goes unseen there. Run last in an area.
+ */
+export function noServerErrorCheck<S>(): CheckSpec<S> {
+  return {
+    id: 'NET-ENV-05',
+    title: 'no request of this area got an HTTP 5xx',
+    async run(ctx) {
+      const c = ctx as Ctx;
+      const all = c.http.exchanges;
+      if (all.length === 0) c.skip('no requests were sent in this area');
+      const bad = all.filter((ex) => (ex.response?.status ?? 0) >= 500);
+      const first = bad[0];
+      if (first)
+        c.fail(
+          `${bad.length} of ${all.length} request(s) got an HTTP 5xx, e.g. HTTP ${first.response?.status} to ${first.request.method} ${first.request.url}`,
+          ...bad.slice(0, 3),
+        );
+    },
+  };
+}

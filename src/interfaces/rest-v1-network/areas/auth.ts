@@ -2,7 +2,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec, CheckSpec } from '../../../checks/model.js';
 import { asksForToken, type Call, isObject, type Json, net } from '../client.js';
 import { TOKEN_ENDPOINTS } from '../endpoints.js';
-import { conforms, described, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { conforms, described, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, rootAccount } from '../provision.js';
 
 /** Login, the token (format, required, checked) and the versioned namespace. */
@@ -233,5 +233,6 @@ export const authArea: AreaSpec<AuthState> = {
         );
       },
     },
+    noServerErrorCheck(),
   ],
 };

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type Form, net } from '../client.js';
-import { conforms, listOf, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { conforms, listOf, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, anchorAccount, rootAccount } from '../provision.js';
 
 /** Bank details: the read shape, saving (and its validation), reading back, and isolation between accounts. */
@@ -120,5 +120,6 @@ export const bankDetailsArea: AreaSpec<BankState> = {
         refused(ctx, call, 'bank_details_save with account_number "ABC-not-a-number"');
       },
     },
+    noServerErrorCheck(),
   ],
 };

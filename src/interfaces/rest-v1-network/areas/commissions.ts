@@ -2,7 +2,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec, CheckSpec } from '../../../checks/model.js';
 import { net } from '../client.js';
 import { LISTS } from '../endpoints.js';
-import { conforms, listOf, succeeded } from '../expect.js';
+import { conforms, listOf, noServerErrorCheck, succeeded } from '../expect.js';
 import { pagingChecks } from '../paging.js';
 import { type Account, rootAccount } from '../provision.js';
 
@@ -65,5 +65,6 @@ export const commissionsArea: AreaSpec<CommissionState> = {
       },
     },
     ...perList,
+    noServerErrorCheck(),
   ],
 };

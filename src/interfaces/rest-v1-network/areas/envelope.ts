@@ -2,7 +2,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec, CheckSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { type Call, isObject, net, parse } from '../client.js';
-import { described, envelope, keyedBy } from '../expect.js';
+import { described, envelope, keyedBy, noServerErrorCheck } from '../expect.js';
 import { type Account, rootAccount } from '../provision.js';
 
 /** The envelope of Part 1 and the failure rules of Part 7, across all 15 endpoints. */
@@ -213,5 +213,6 @@ export const envelopeArea: AreaSpec<EnvelopeState> = {
         ctx.expect(bad.length === 0, `expected no 5xx; got ${bad.join('; ')}`, ...evidence);
       },
     },
+    noServerErrorCheck(),
   ],
 };

@@ -3,7 +3,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkCommands } from '../../../checks/properties.js';
 import { type Call, net } from '../client.js';
-import { described, envelope } from '../expect.js';
+import { described, envelope, noServerErrorCheck } from '../expect.js';
 import { FreshAccounts, geneologyOf, type Slot } from '../fresh.js';
 import type { Account } from '../provision.js';
 import { registerForm } from '../provision.js';
@@ -236,5 +236,6 @@ export const modelNetworkArea: AreaSpec = {
         await runNetworkMachine(ctx, 'net-network-tree', true);
       },
     },
+    noServerErrorCheck(),
   ],
 };

@@ -3,7 +3,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkCommands } from '../../../checks/properties.js';
 import { type Call, isObject, type Json, net } from '../client.js';
-import { described, envelope, num } from '../expect.js';
+import { described, envelope, noServerErrorCheck, num } from '../expect.js';
 import { FreshAccounts } from '../fresh.js';
 import type { Account } from '../provision.js';
 
@@ -194,5 +194,6 @@ export const modelWithdrawalsArea: AreaSpec = {
         await runWithdrawalMachine(ctx, 'net-withdrawals-info', true);
       },
     },
+    noServerErrorCheck(),
   ],
 };

@@ -3,7 +3,7 @@ import type { AreaSpec } from '../../../checks/model.js';
 import type { HttpRequest } from '../../../http/client.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { type Call, net, parse, SCHEMAS } from '../client.js';
-import { described } from '../expect.js';
+import { described, noServerErrorCheck } from '../expect.js';
 import { FreshAccounts } from '../fresh.js';
 
 /**
@@ -178,6 +178,7 @@ export const negativeArea: AreaSpec<NegState> = {
         );
       },
     },
+    noServerErrorCheck(),
   ],
 };
 

@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type Call, isObject, type Json, net, SCHEMAS } from '../client.js';
-import { conforms, described, listOf, refused, succeeded } from '../expect.js';
+import { conforms, described, listOf, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { pagingChecks } from '../paging.js';
 import { type Account, anchorAccount, rootAccount } from '../provision.js';
 
@@ -137,6 +137,16 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       },
     },
     {
+      id: 'NET-ENV-04',
+      title: 'payout_details without payout_id (required): errors keyed payout_id',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        // "payout_id required" in the table: its absence is a validation failure (Part 7).
+        const call = await net(ctx).get('/payout_details', { token: (ctx.state.root as Account).token });
+        refusedWithFieldError(ctx, call, 'payout_id', 'payout_details without payout_id');
+      },
+    },
+    {
       id: 'NET-SEC-05',
       title: "another account's token gets none of the commissions of SFC_NET_USERNAME's payout",
       needs: ['payouts'],
@@ -152,5 +162,6 @@ export const payoutsArea: AreaSpec<PayoutState> = {
         );
       },
     },
+    noServerErrorCheck(),
   ],
 };

@@ -4,7 +4,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty } from '../../../checks/properties.js';
 import { type Call, net } from '../client.js';
-import { described, keyedBy, refused, succeeded } from '../expect.js';
+import { described, keyedBy, noServerErrorCheck, refused, succeeded } from '../expect.js';
 import { FreshAccounts } from '../fresh.js';
 import { type Account, register, registerForm, rootAccount } from '../provision.js';
 import { acceptable, readInfo, readLimits } from './model-withdrawals.js';
@@ -266,5 +266,6 @@ export const propertiesArea: AreaSpec<PropState> = {
         );
       },
     },
+    noServerErrorCheck(),
   ],
 };

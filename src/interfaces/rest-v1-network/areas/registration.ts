@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { isObject, type Json, net, SCHEMAS } from '../client.js';
-import { conforms, described, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { conforms, described, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, register, registerForm, registerInTree, rootAccount } from '../provision.js';
 import { childAt, nodes, type TreeNode, toNode } from '../tree.js';
 
@@ -287,5 +287,6 @@ export const registrationArea: AreaSpec<TreeState> = {
           );
       },
     },
+    noServerErrorCheck(),
   ],
 };

@@ -4,7 +4,7 @@ import { type BadToken, forgedTokens, malformedTokens, resignedTokens } from '..
 import type { Exchange } from '../../../http/exchange.js';
 import { asksForToken, type Call, isObject, type Json, net } from '../client.js';
 import { TOKEN_ENDPOINTS } from '../endpoints.js';
-import { described, num } from '../expect.js';
+import { described, noServerErrorCheck, num } from '../expect.js';
 import { FreshAccounts } from '../fresh.js';
 import type { Account } from '../provision.js';
 
@@ -151,5 +151,6 @@ export const tokensArea: AreaSpec<TokenState> = {
         );
       },
     },
+    noServerErrorCheck(),
   ],
 };

@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type Call, isObject, type Json, net, SCHEMAS } from '../client.js';
-import { conforms, described, refused, succeeded } from '../expect.js';
+import { conforms, described, noServerErrorCheck, refused, succeeded } from '../expect.js';
 import { type Account, anchorAccount, rootAccount } from '../provision.js';
 
 /** User-info (both spellings), the unilevel lookup by user_id and user_key, and what they disclose. */
@@ -158,5 +158,6 @@ export const userInfoArea: AreaSpec<UserState> = {
         );
       },
     },
+    noServerErrorCheck(),
   ],
 };

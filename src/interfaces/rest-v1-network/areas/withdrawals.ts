@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type Call, isObject, type Json, net } from '../client.js';
-import { conforms, described, num, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { conforms, described, noServerErrorCheck, num, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, rootAccount } from '../provision.js';
 
 /** Withdrawals of SFC_NET_USERNAME: the info and limits, a request inside them, and the refusals outside. */
@@ -149,5 +149,6 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
         );
       },
     },
+    noServerErrorCheck(),
   ],
 };
