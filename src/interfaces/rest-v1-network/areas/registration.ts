@@ -251,6 +251,35 @@ export const registrationArea: AreaSpec<TreeState> = {
       },
     },
     {
+      id: 'NET-GEN-06',
+      title: "in A's tree, B and C are not the logged user, and their userData names A as sponsor and parent",
+      needs: ['tree', 'b', 'c'],
+      async run(ctx: Ctx) {
+        const { child } = geneology(ctx);
+        // B and C were registered with A as sponsor and parent. How userData names a member is not
+        // shown, so A's username, user_key or user ID all name A.
+        const a = A(ctx);
+        const namesA = [a.username.toLowerCase(), keyOf(a).toLowerCase(), String(a.user.ID ?? '')].filter((v) => v !== '');
+        for (const [side, acc] of [
+          ['left', ctx.state.b],
+          ['right', ctx.state.c],
+        ] as const) {
+          const node = child(side);
+          if (!node) ctx.fail(`expected a child at ${side} of A (${acc?.username}), found none`);
+          ctx.expect(
+            node.isLoggedUser === false,
+            `${acc?.username} at ${side}: expected isLoggedUser false (A is the caller), got ${JSON.stringify(node.isLoggedUser)}`,
+          );
+          const data = isObject(node.userData) ? node.userData : {};
+          for (const field of ['sponsor', 'parent'] as const)
+            ctx.expect(
+              namesA.includes(String(data[field] ?? '').toLowerCase()),
+              `${acc?.username} at ${side}: expected userData.${field} to name A (${namesA.join(' or ')}), got ${JSON.stringify(data[field])}`,
+            );
+        }
+      },
+    },
+    {
       id: 'NET-GEN-04',
       title: "in A's tree, each side's link is false where a child sits and a registration URL where none does",
       needs: ['tree', 'b', 'c'],
