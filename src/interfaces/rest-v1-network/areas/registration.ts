@@ -159,6 +159,15 @@ export const registrationArea: AreaSpec<TreeState> = {
       },
     },
     {
+      id: 'NET-REG-13',
+      title: 'register under a sponsor name that does not exist (parent and position valid): refused',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const { call } = await register(ctx, underB(ctx, { 'net_user[sponsor_name]': ctx.names.username() }));
+        refused(ctx, call, 'register under an unknown sponsor');
+      },
+    },
+    {
       id: 'NET-REG-02',
       title: "register with A's username (new email): refused with errors keyed username",
       needs: ['a'],
