@@ -109,6 +109,34 @@ export const addressBookArea: AreaSpec<AddressState> = {
       },
     },
     {
+      // Found by mutation testing: a list that left zone, zone_code and country empty survived the suite.
+      id: 'RR-ADDR-19',
+      title: 'the listed address names its zone (name and code, as states gives them) and a country',
+      needs: ['addr1', 'sent1'],
+      run: async (ctx: C) => {
+        const form = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
+        const zones = asRecord(dataOf(bodyOf(form)).states)?.[String(ctx.state.countryId)];
+        const zone = (Array.isArray(zones) ? zones : [])
+          .map((z) => asRecord(z) ?? {})
+          .find((z) => String(z.zone_id) === String(ctx.state.zoneId));
+        if (!zone) ctx.skip(`GET address/add no longer lists zone ${ctx.state.zoneId} of country ${ctx.state.countryId}`);
+        const { ex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
+        ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+        ctx.expect(
+          String(found.zone_code ?? '') === String(zone.code ?? '') && String(found.zone ?? '') === String(zone.name ?? ''),
+          `address ${ctx.state.addr1} was added with zone_id ${ctx.state.zoneId} (${JSON.stringify(zone.name)}, code ${JSON.stringify(zone.code)}); the list shows zone ${JSON.stringify(found.zone)}, zone_code ${JSON.stringify(found.zone_code)}`,
+          ex,
+          form,
+        );
+        ctx.expect(
+          typeof found.country === 'string' && found.country.trim() !== '',
+          `address ${ctx.state.addr1} was added with country_id ${ctx.state.countryId}; the list shows country ${JSON.stringify(found.country)}`,
+          ex,
+        );
+      },
+    },
+    {
       id: 'RR-LANG-03',
       title: 'the address forms carry the address error_* labels in language',
       needs: ['a'],
