@@ -55,10 +55,6 @@ export interface RunOptions {
   onProgress?: (e: ProgressEvent) => void;
   waivers?: Waiver[];
   now?: Date;
-  /** Only these suite files (paths under the repository), not every file of the selected interfaces (mutation testing). */
-  suiteFiles?: string[];
-  /** Worker threads at most (mutation testing runs areas one at a time to attribute requests). */
-  maxWorkers?: number;
 }
 
 /** Runs the selected interfaces' suite files through vitest's Node API and folds the results. */
@@ -78,7 +74,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       root: REPO_ROOT,
       config: false,
       watch: false,
-      include: options.suiteFiles ?? settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
+      include: settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
       reporters: [collector, allure],
       provide: { sfcSettings: settings },
       pool: 'threads',
@@ -91,7 +87,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       // 2 cores (npm run bench) a third and fourth worker cost more CPU than their overlap saved.
       maxWorkers: settings.rateLimit
         ? 1
-        : (options.maxWorkers ?? Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism()))),
+        : Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism())),
       testTimeout: checkTimeout,
       hookTimeout: checkTimeout,
       passWithNoTests: true,
