@@ -85,9 +85,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       // With a rate cap, one file at a time keeps the cap exact. Otherwise one worker per core (at
       // least 2, at most 4): each worker loads the suite and compiles its schemas again, and on
       // 2 cores (npm run bench) a third and fourth worker cost more CPU than their overlap saved.
-      maxWorkers: settings.rateLimit
-        ? 1
-        : Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism())),
+      maxWorkers: settings.rateLimit ? 1 : Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism())),
       testTimeout: checkTimeout,
       hookTimeout: checkTimeout,
       passWithNoTests: true,
