@@ -19,6 +19,13 @@
  *
  * Writes reports/mutation/{mutation.json,mutation.html,summary.json}: the score per file, per
  * module and overall, and the surviving mutants (file:line mutator original -> replacement).
+ *
+ *   npm run mutation -- --summarize run1/progress.jsonl [run2/progress.jsonl ...]
+ *
+ * scores the mutants that were run, from the per-mutant logs of runs that did not finish (or of
+ * several runs over different files: for each source file the last log that has it wins). Mutants a
+ * run never reached, and those without coverage (Stryker decides them without running), are not in
+ * the logs: the summary says it is partial. Writes reports/mutation/summary-partial.json.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -86,16 +93,78 @@ function summarize(file: string) {
   return { score: score(overall), counts: overall, total, staticMutants, byModule, byFile, survivors };
 }
 
+interface ProgressLine {
+  file: string;
+  line: number;
+  mutator: string;
+  replacement: string;
+  status: string;
+  advisory?: unknown;
+}
+
+/** Scores from per-mutant logs (progress.jsonl of runs that may not have finished). */
+function summarizeProgress(files: string[]) {
+  const byFile = new Map<string, ProgressLine[]>();
+  for (const log of files) {
+    const fromThisLog = new Map<string, ProgressLine[]>();
+    for (const text of readFileSync(log, 'utf8').split('\n')) {
+      if (!text.trim()) continue;
+      const m = JSON.parse(text) as ProgressLine;
+      fromThisLog.set(m.file, [...(fromThisLog.get(m.file) ?? []), m]);
+    }
+    for (const [file, mutants] of fromThisLog) byFile.set(file, mutants);
+  }
+  const status = (s: string) => ({ killed: 'Killed', survived: 'Survived', timeout: 'Timeout' })[s] ?? s;
+  const overall: Counts = {};
+  const moduleCounts: Record<string, Counts> = {};
+  const perFile: Record<string, { score: number | null; counts: Counts }> = {};
+  const survivors: string[] = [];
+  for (const [file, mutants] of [...byFile].sort(([a], [b]) => a.localeCompare(b))) {
+    const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
+    const module = /reference-impl\/src\/([^/]+)\//.exec(file)?.[1] ?? file;
+    moduleCounts[module] ??= {};
+    const fc: Counts = {};
+    for (const m of mutants) {
+      const st = status(m.status);
+      for (const c of [overall, fc, moduleCounts[module] as Counts]) c[st] = (c[st] ?? 0) + 1;
+      if (st === 'Survived')
+        survivors.push(
+          `${file}:${m.line} ${m.mutator}: ${(lines[m.line - 1] ?? '').trim().slice(0, 80)} -> ${m.replacement.replace(/\s+/g, ' ').slice(0, 60)}`,
+        );
+    }
+    perFile[file] = { score: score(fc), counts: fc };
+  }
+  const byModule = Object.fromEntries(Object.entries(moduleCounts).map(([k, c]) => [k, { score: score(c), counts: c }]));
+  return { partial: true, sources: files, score: score(overall), counts: overall, byModule, byFile: perFile, survivors };
+}
+
 async function mutationRun(argv: string[]): Promise<number> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: argv,
     options: {
       mutate: { type: 'string', multiple: true },
       concurrency: { type: 'string' },
       'ignore-static': { type: 'boolean' },
+      summarize: { type: 'boolean' },
     },
     strict: true,
+    allowPositionals: true,
   });
+  if (values.summarize) {
+    if (positionals.length === 0) throw new Error('--summarize needs the progress.jsonl files of the runs to score');
+    const s = summarizeProgress(positionals.map((p) => resolve(p)));
+    const out = join(ROOT, 'reports', 'mutation', 'summary-partial.json');
+    mkdirSync(join(ROOT, 'reports', 'mutation'), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(s, null, 2)}\n`);
+    process.stdout.write(
+      `mutants run: ${JSON.stringify(s.counts)}; score over them ${s.score}% (partial: not-reached and no-coverage mutants are not in the logs)\n` +
+        Object.entries(s.byModule)
+          .map(([m, c]) => `  ${m}: ${c.score}% ${JSON.stringify(c.counts)}`)
+          .join('\n') +
+        `\n${out}\n`,
+    );
+    return 0;
+  }
   const config = JSON.parse(readFileSync(CONFIG, 'utf8')) as { mutate: string[] } & Record<string, unknown>;
   const mutate = values.mutate?.length ? values.mutate : config.mutate;
   const outDir = join(ROOT, 'reports', 'mutation');
