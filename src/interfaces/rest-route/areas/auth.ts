@@ -205,6 +205,20 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // Found by mutation testing: a login whose Customer carried the password hash and salt survived the suite.
+      id: 'RR-LOGIN-08',
+      title: 'the Customer returned by login carries no password, salt, token or code (register only)',
+      needs: ['loginBody'],
+      run: async (ctx: C) => {
+        const d = asRecord(ctx.state.loginBody?.data) ?? {};
+        const present = ['password', 'salt', 'token', 'code'].filter((k) => k in d);
+        ctx.expect(
+          present.length === 0,
+          `login data carries ${present.map((k) => `${k} ${JSON.stringify(d[k]).slice(0, 40)}`).join(', ')}; Part 2 puts these fields in the register response only`,
+        );
+      },
+    },
+    {
       id: 'RR-AUTH-03',
       title: 'the login token is accepted by GET account and GET address',
       needs: ['loginSession'],
