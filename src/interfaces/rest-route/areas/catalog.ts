@@ -164,6 +164,20 @@ export const catalogArea: AreaSpec<CatalogState> = {
                 .join(','),
             );
         }
+        // Found by mutation testing: a filter that listed nothing for every category survived the suite.
+        // The seed is unknown, but products the listing shows belong to some category of the tree.
+        const listed = (ctx.state.products ?? []).length;
+        for (const c of all.slice(12, 40)) {
+          if (sets.size > 0 || listed === 0) break;
+          const { ex, products } = await listing(ctx, { category_ids: String(c.category_id) });
+          evidence.push(ex);
+          if (products.length > 0) sets.set(String(c.category_id), products.map((p) => String(p.product_id)).join(','));
+        }
+        if (sets.size === 0 && listed > 0 && all.length <= 40)
+          ctx.fail(
+            `the unfiltered listing shows ${listed} product(s), yet category_ids of each of the ${all.length} categories of the tree lists none: the filter drops every product`,
+            ...evidence.slice(0, 3),
+          );
         const distinct = new Set(sets.values());
         if (sets.size >= 2)
           ctx.expect(
