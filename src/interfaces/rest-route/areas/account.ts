@@ -121,6 +121,19 @@ export const accountArea: AreaSpec<AccountState> = {
       },
     },
     {
+      // Found by mutation testing: an update that ignored a missing email survived the suite.
+      id: 'RR-PWD-07',
+      title: 'POST updatepassword without the email is refused and changes nothing',
+      needs: ['me', 'loginField'],
+      run: async (ctx: C) => {
+        const { account, session } = me(ctx);
+        const ex = await call(ctx, 'POST', ROUTES.updatePassword, { session, json: { password: ctx.names.password() } });
+        expectRefused(ctx, ex, 'updatepassword without an email', ['error_email', 'email']);
+        const again = await postLogin(ctx, ctx.state.loginField!, account.fields);
+        expectAccepted(ctx, again, 'login with the unchanged password after the refused update');
+      },
+    },
+    {
       id: 'RR-PWD-04',
       title: 'POST updatepassword with email and a new password succeeds with data []',
       needs: ['me', 'loginField'],
