@@ -6,7 +6,10 @@
  *
  *   npm run mutation                                   (every handler module: stryker.config.json)
  *   npm run mutation -- --mutate reference-impl/src/shop/cart.ts[:177-194] [--mutate ...]
- *                       [--concurrency 2] [--ignore-static]
+ *                       [--concurrency 2] [--ignore-static] [--out DIR]
+ *
+ * --out DIR (default reports/mutation) takes every file the run writes, and a sandbox of its own
+ * (.stryker-tmp-<name of DIR>), so a short run can go beside a long one.
  *
  * Environment: SFC_MUTATION_RUNS (property runs, 5), SFC_MUTATION_SEED (1), SFC_MUTATION_WORKERS
  * (vitest worker threads per mutant run, 1), SFC_MUTATION_BAIL=0 (run every covering area, not only
@@ -17,7 +20,7 @@
  * pass, any check errs, the suite reports an error, or the reference does not start. ADVISORY
  * findings fail on the unmutated reference too, so they do not count.
  *
- * Writes reports/mutation/{mutation.json,mutation.html,summary.json}: the score per file, per
+ * Writes <out>/{mutation.json,mutation.html,summary.json,progress.jsonl}: the score per file, per
  * module and overall, and the surviving mutants (file:line mutator original -> replacement).
  *
  *   npm run mutation -- --summarize run1/progress.jsonl [run2/progress.jsonl ...]
@@ -25,11 +28,11 @@
  * scores the mutants that were run, from the per-mutant logs of runs that did not finish (or of
  * several runs over different files: for each source file the last log that has it wins). Mutants a
  * run never reached, and those without coverage (Stryker decides them without running), are not in
- * the logs: the summary says it is partial. Writes reports/mutation/summary-partial.json.
+ * the logs: the summary says it is partial. Writes <out>/summary-partial.json.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -146,15 +149,20 @@ async function mutationRun(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       'ignore-static': { type: 'boolean' },
       summarize: { type: 'boolean' },
+      out: { type: 'string' },
     },
     strict: true,
     allowPositionals: true,
   });
+  // Each run writes only under its --out directory (and its own Stryker sandbox), so two runs can go
+  // side by side without overwriting each other's reports.
+  const outDir = resolve(values.out ?? join(ROOT, 'reports', 'mutation'));
+  const tempDirName = values.out ? `.stryker-tmp-${basename(outDir)}` : undefined;
   if (values.summarize) {
     if (positionals.length === 0) throw new Error('--summarize needs the progress.jsonl files of the runs to score');
     const s = summarizeProgress(positionals.map((p) => resolve(p)));
-    const out = join(ROOT, 'reports', 'mutation', 'summary-partial.json');
-    mkdirSync(join(ROOT, 'reports', 'mutation'), { recursive: true });
+    const out = join(outDir, 'summary-partial.json');
+    mkdirSync(outDir, { recursive: true });
     writeFileSync(out, `${JSON.stringify(s, null, 2)}\n`);
     process.stdout.write(
       `mutants run: ${JSON.stringify(s.counts)}; score over them ${s.score}% (partial: not-reached and no-coverage mutants are not in the logs)\n` +
@@ -167,7 +175,6 @@ async function mutationRun(argv: string[]): Promise<number> {
   }
   const config = JSON.parse(readFileSync(CONFIG, 'utf8')) as { mutate: string[] } & Record<string, unknown>;
   const mutate = values.mutate?.length ? values.mutate : config.mutate;
-  const outDir = join(ROOT, 'reports', 'mutation');
   mkdirSync(outDir, { recursive: true });
   const runConfig = join(outDir, 'stryker.run.json');
   writeFileSync(
@@ -178,13 +185,17 @@ async function mutationRun(argv: string[]): Promise<number> {
         mutate,
         ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
         ...(values['ignore-static'] ? { ignoreStatic: true } : {}),
+        jsonReporter: { fileName: join(outDir, 'mutation.json') },
+        htmlReporter: { fileName: join(outDir, 'mutation.html') },
+        ...(tempDirName ? { tempDirName } : {}),
       },
       null,
       2,
     ),
   );
   // One line per mutant run, written by the runner as it goes (partial results of a long run).
-  writeFileSync(join(outDir, 'progress.jsonl'), '');
+  const progress = resolve(process.env.SFC_MUTATION_PROGRESS ?? join(outDir, 'progress.jsonl'));
+  writeFileSync(progress, '');
   process.stdout.write(`mutation: ${mutate.join(', ')}\n`);
   const started = Date.now();
   const code = await new Promise<number>((done) => {
@@ -192,7 +203,7 @@ async function mutationRun(argv: string[]): Promise<number> {
     const child = spawn(
       process.execPath,
       ['--import', 'tsx', join(ROOT, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', runConfig],
-      { cwd: ROOT, stdio: 'inherit' },
+      { cwd: ROOT, stdio: 'inherit', env: { ...process.env, SFC_MUTATION_PROGRESS: progress } },
     );
     child.once('exit', (c) => done(c ?? 3));
   });
