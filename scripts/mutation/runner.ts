@@ -43,6 +43,7 @@ import type { CheckResult } from '../../src/run/results.js';
 
 type Server = typeof import('../../reference-impl/src/server.js');
 type Collector = typeof import('../../src/run/collector.js');
+type SuiteVitest = typeof import('../../src/run/suite-vitest.js');
 type Options = typeof import('../../src/config/options.js');
 type Vitest = Awaited<ReturnType<typeof import('vitest/node').createVitest>>;
 
@@ -108,6 +109,7 @@ export class SuiteTestRunner implements TestRunner {
   private readonly root = process.cwd();
   private server?: Server;
   private collectorModule?: Collector;
+  private suiteVitest?: SuiteVitest;
   private options?: Options;
   /** One vitest per worker, reused by every run (its worker threads keep the suite's modules loaded). */
   private vitest?: Vitest;
@@ -145,6 +147,7 @@ export class SuiteTestRunner implements TestRunner {
     const at = (p: string) => pathToFileURL(join(this.root, p)).href;
     this.server = (await import(at('reference-impl/src/server.ts'))) as Server;
     this.collectorModule = (await import(at('src/run/collector.ts'))) as Collector;
+    this.suiteVitest = (await import(at('src/run/suite-vitest.ts'))) as SuiteVitest;
     this.options = (await import(at('src/config/options.ts'))) as Options;
     this.areas = await this.findAreas();
   }
@@ -223,7 +226,6 @@ export class SuiteTestRunner implements TestRunner {
   }
 
   private async createVitest(settings: Settings, maxWorkers: number): Promise<Vitest> {
-    const { createVitest } = await import('vitest/node');
     const collector = () => this.collector as InstanceType<Collector['ResultCollector']>;
     const reporter = {
       onTestModuleEnd: (m: Parameters<InstanceType<Collector['ResultCollector']>['onTestModuleEnd']>[0]) => {
@@ -235,26 +237,14 @@ export class SuiteTestRunner implements TestRunner {
       onTestRunEnd: (...a: Parameters<InstanceType<Collector['ResultCollector']>['onTestRunEnd']>) =>
         collector().onTestRunEnd(...a),
     };
-    return createVitest(
-      'test',
-      {
-        root: this.root,
-        config: false,
-        watch: false,
-        include: this.areas.map((a) => a.file),
-        reporters: [reporter],
-        provide: { sfcSettings: settings },
-        // As src/run/orchestrate.ts: one module graph per worker thread, kept from run to run.
-        pool: 'threads',
-        isolate: false,
-        maxWorkers,
-        testTimeout: 80_000,
-        hookTimeout: 80_000,
-        passWithNoTests: true,
-        sequence: { shuffle: false, concurrent: false },
-      },
-      { logLevel: 'error', cacheDir: join(this.root, 'node_modules', '.vite-sfc') },
-    );
+    return (this.suiteVitest as SuiteVitest).createSuiteVitest({
+      root: this.root,
+      include: this.areas.map((a) => a.file),
+      reporters: [reporter as never],
+      settings,
+      maxWorkers,
+      timeoutMs: 80_000,
+    });
   }
 
   /** A fresh reference (new database), the areas of `files` against it, the reference stopped. */

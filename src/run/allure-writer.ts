@@ -16,11 +16,15 @@ import AllureVitestReporter from 'allure-vitest/reporter';
 export class QueuedAllureWriter implements Writer {
   private readonly pending = new Set<Promise<void>>();
   private readonly failures: string[] = [];
+  private dirMade = false;
 
   constructor(private readonly resultsDir: string) {}
 
   private queue(name: string, write: (path: string) => Promise<void>): void {
-    mkdirSync(this.resultsDir, { recursive: true });
+    if (!this.dirMade) {
+      mkdirSync(this.resultsDir, { recursive: true });
+      this.dirMade = true;
+    }
     const p = write(join(this.resultsDir, name)).catch((e: Error) => {
       this.failures.push(`${name}: ${e.message}`);
     });

@@ -3,7 +3,6 @@ import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:
 import { rm } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { createVitest } from 'vitest/node';
 import { ALLURE_CATEGORIES } from '../checks/allure.js';
 import { INTERFACES } from '../checks/model.js';
 import type { Settings } from '../config/settings.js';
@@ -15,6 +14,7 @@ import { type ProgressEvent, ResultCollector } from './collector.js';
 import { diagnose } from './diagnose.js';
 import { TargetUnreachable } from './errors.js';
 import type { AmbiguityOutcome, NotShownItem, RequirementResult, RunResult } from './results.js';
+import { createSuiteVitest } from './suite-vitest.js';
 import { targetUrlOf } from './target-urls.js';
 import { exitCodeFor, overallVerdict, requirementStatus, summarize } from './verdict.js';
 import { applyWaivers, type Waiver } from './waivers.js';
@@ -68,31 +68,17 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
   const allure = allureReporter(settings);
   const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
   const previousExitCode = process.exitCode;
-  const vitest = await createVitest(
-    'test',
-    {
-      root: REPO_ROOT,
-      config: false,
-      watch: false,
-      include: settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
-      reporters: [collector, allure],
-      provide: { sfcSettings: settings },
-      pool: 'threads',
-      // One module graph per worker, not per file: each file would otherwise rebuild the schema
-      // registry (every specs schema added and meta-validated) and recompile its schemas, which
-      // cost more than the requests themselves. Areas keep their state in runArea, not in modules.
-      isolate: false,
-      // With a rate cap, one file at a time keeps the cap exact. Otherwise one worker per core (at
-      // least 2, at most 4): each worker loads the suite and compiles its schemas again, and on
-      // 2 cores (npm run bench) a third and fourth worker cost more CPU than their overlap saved.
-      maxWorkers: settings.rateLimit ? 1 : Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism())),
-      testTimeout: checkTimeout,
-      hookTimeout: checkTimeout,
-      passWithNoTests: true,
-      sequence: { shuffle: false, concurrent: false },
-    },
-    { logLevel: 'error', cacheDir: join(REPO_ROOT, 'node_modules', '.vite-sfc') },
-  );
+  const vitest = await createSuiteVitest({
+    root: REPO_ROOT,
+    include: settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
+    reporters: [collector, allure],
+    settings,
+    // With a rate cap, one file at a time keeps the cap exact. Otherwise one worker per core (at
+    // least 2, at most 4): each worker loads the suite and compiles its schemas again, and on
+    // 2 cores (npm run bench) a third and fourth worker cost more CPU than their overlap saved.
+    maxWorkers: settings.rateLimit ? 1 : Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism())),
+    timeoutMs: checkTimeout,
+  });
   let aborted: string | undefined;
   const abort = (why: string) => {
     aborted ??= why;
