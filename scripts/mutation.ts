@@ -21,7 +21,14 @@
  * findings fail on the unmutated reference too, so they do not count.
  *
  * Writes <out>/{mutation.json,mutation.html,summary.json,progress.jsonl}: the score per file, per
- * module and overall, and the surviving mutants (file:line mutator original -> replacement).
+ * module and overall, and the surviving mutants (file:line mutator original -> replacement). Beside
+ * the raw score, the score over the mutants the documents constrain: mutants matched by
+ * fixtures/mutation/classification/*.json (equivalent, or behaviour the documents leave unconstrained)
+ * are left out, killed or not (scripts/mutation/score.ts); the unclassified survivors are the work list.
+ *
+ *   npm run mutation -- --rescore reports/mutation/mutation.json [--out DIR]
+ *
+ * scores a finished run again with the current classification, without running a mutant.
  *
  *   npm run mutation -- --summarize run1/progress.jsonl [run2/progress.jsonl ...]
  *
@@ -34,66 +41,34 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type Counts, loadClassification, type StrykerReport, score, summarizeReport } from './mutation/score.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONFIG = join(ROOT, 'stryker.config.json');
+const CLASSIFICATION = join(ROOT, 'fixtures', 'mutation', 'classification');
 
-interface MutantReport {
-  id: string;
-  mutatorName: string;
-  replacement?: string;
-  status: string;
-  static?: boolean;
-  location: { start: { line: number; column: number }; end: { line: number; column: number } };
-}
-
-type Counts = Record<string, number>;
-
-function score(c: Counts): number | null {
-  const killed = (c.Killed ?? 0) + (c.Timeout ?? 0);
-  const valid = killed + (c.Survived ?? 0) + (c.NoCoverage ?? 0);
-  return valid ? Math.round((killed / valid) * 1000) / 10 : null;
-}
-
-/** The source text a mutant replaces (first line of it, trimmed). */
-function original(lines: string[], m: MutantReport): string {
-  const { start, end } = m.location;
-  const text =
-    start.line === end.line
-      ? (lines[start.line - 1] ?? '').slice(start.column - 1, end.column - 1)
-      : (lines[start.line - 1] ?? '').slice(start.column - 1);
-  return text.replace(/\s+/g, ' ').trim().slice(0, 80);
-}
-
-/** Score per file, per module and overall, and the surviving mutants, from Stryker's JSON report. */
-function summarize(file: string) {
-  const report = JSON.parse(readFileSync(file, 'utf8')) as {
-    files: Record<string, { source: string; mutants: MutantReport[] }>;
-  };
-  const overall: Counts = {};
-  const byFile: Record<string, { score: number | null; counts: Counts }> = {};
-  const moduleCounts: Record<string, Counts> = {};
-  const survivors: string[] = [];
-  let staticMutants = 0;
-  for (const [name, f] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
-    const lines = f.source.split('\n');
-    const module = /reference-impl\/src\/([^/]+)\//.exec(name)?.[1] ?? name;
-    const fc: Counts = {};
-    moduleCounts[module] ??= {};
-    const mc = moduleCounts[module] as Counts;
-    for (const m of f.mutants) {
-      for (const c of [overall, fc, mc]) c[m.status] = (c[m.status] ?? 0) + 1;
-      if (m.static) staticMutants++;
-      if (m.status === 'Survived' || m.status === 'NoCoverage')
-        survivors.push(
-          `${name}:${m.location.start.line} ${m.mutatorName}${m.status === 'NoCoverage' ? ' (no coverage)' : ''}: ${original(lines, m)} -> ${(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80)}`,
-        );
-    }
-    byFile[name] = { score: score(fc), counts: fc };
-  }
-  const byModule = Object.fromEntries(Object.entries(moduleCounts).map(([k, c]) => [k, { score: score(c), counts: c }]));
-  const total = Object.values(overall).reduce((a, b) => a + b, 0);
-  return { score: score(overall), counts: overall, total, staticMutants, byModule, byFile, survivors };
+/** summary.json beside a Stryker report, with the current classification; prints the scores. */
+function writeSummary(jsonReport: string, outDir: string, extra: Record<string, unknown>): void {
+  const report = JSON.parse(readFileSync(jsonReport, 'utf8')) as StrykerReport;
+  const s = summarizeReport(report, loadClassification(CLASSIFICATION));
+  writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify({ ...extra, ...s }, null, 2)}\n`);
+  const line = (name: string, c: { score: number | null; constrainedScore: number | null }) =>
+    `  ${name}: ${c.score}% (over constrained mutants ${c.constrainedScore}%)`;
+  process.stdout.write(
+    `mutation score ${s.score}% ${JSON.stringify(s.counts)} (${s.staticMutants} static)\n` +
+      `over the mutants the documents constrain: ${s.constrainedScore}% ${JSON.stringify(s.constrainedCounts)}; classified ${JSON.stringify(s.classified)}\n` +
+      Object.entries(s.byModule)
+        .map(([m, c]) => line(m, c))
+        .join('\n') +
+      `\nunclassified surviving mutants (${s.unclassifiedSurvivors.length}):\n${s.unclassifiedSurvivors.join('\n')}\n` +
+      (s.classifiedButKilled.length
+        ? `killed mutants a classification group takes out (${s.classifiedButKilled.length}):\n${s.classifiedButKilled.join('\n')}\n`
+        : '') +
+      (s.staleGroups.length
+        ? `classification groups that match no mutant (${s.staleGroups.length}):\n${s.staleGroups.join('\n')}\n`
+        : '') +
+      `${join(outDir, 'summary.json')}\n`,
+  );
 }
 
 interface ProgressLine {
@@ -149,6 +124,7 @@ async function mutationRun(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       'ignore-static': { type: 'boolean' },
       summarize: { type: 'boolean' },
+      rescore: { type: 'string' },
       out: { type: 'string' },
     },
     strict: true,
@@ -171,6 +147,14 @@ async function mutationRun(argv: string[]): Promise<number> {
           .join('\n') +
         `\n${out}\n`,
     );
+    return 0;
+  }
+  if (values.rescore) {
+    // A finished run scored again, after the classification or this script changed: no mutant is run.
+    const report = resolve(values.rescore);
+    if (!existsSync(report)) throw new Error(`--rescore: no Stryker JSON report at ${report}`);
+    mkdirSync(outDir, { recursive: true });
+    writeSummary(report, outDir, { rescored: report });
     return 0;
   }
   const config = JSON.parse(readFileSync(CONFIG, 'utf8')) as { mutate: string[] } & Record<string, unknown>;
@@ -209,17 +193,16 @@ async function mutationRun(argv: string[]): Promise<number> {
   });
   const jsonReport = join(outDir, 'mutation.json');
   if (!existsSync(jsonReport)) return code || 3;
-  const s = summarize(jsonReport);
   const minutes = Math.round((Date.now() - started) / 600) / 100;
-  const summary = { mutate, minutes, secondsPerMutant: s.total ? Math.round((minutes * 600) / s.total) / 10 : null, ...s };
-  writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  process.stdout.write(
-    `mutation score ${s.score}% ${JSON.stringify(s.counts)} (${s.staticMutants} static)\n` +
-      Object.entries(s.byModule)
-        .map(([m, c]) => `  ${m}: ${c.score}%`)
-        .join('\n') +
-      `\nsurviving mutants:\n${s.survivors.join('\n')}\n`,
+  const total = Object.values((JSON.parse(readFileSync(jsonReport, 'utf8')) as StrykerReport).files).reduce(
+    (n, f) => n + f.mutants.length,
+    0,
   );
+  writeSummary(jsonReport, outDir, {
+    mutate,
+    minutes,
+    secondsPerMutant: total ? Math.round((minutes * 600) / total) / 10 : null,
+  });
   return code;
 }
 
