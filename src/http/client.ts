@@ -1,7 +1,8 @@
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import { Agent, type Dispatcher, FormData, request as undiciRequest } from 'undici';
+import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { Exchange } from './exchange.js';
+import { encodeMultipart } from './multipart.js';
 
 export interface HttpRequest {
   method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -152,7 +153,7 @@ export class TargetClient {
       ...(this.options.userAgent ? { 'user-agent': this.options.userAgent } : {}),
       ...req.headers,
     };
-    let body: string | FormData | undefined;
+    let body: string | Buffer | undefined;
     let bodyText: string | undefined;
     let form: Record<string, string> | undefined;
     if (req.json !== undefined) {
@@ -161,9 +162,9 @@ export class TargetClient {
       headers['content-type'] ??= 'application/json';
     } else if (req.form) {
       form = Object.fromEntries(Object.entries(req.form).map(([k, v]) => [k, String(v)]));
-      const fd = new FormData();
-      for (const [k, v] of Object.entries(form)) fd.append(k, v);
-      body = fd;
+      const multipart = encodeMultipart(form);
+      body = multipart.body;
+      headers['content-type'] ??= multipart.contentType;
       bodyText = new URLSearchParams(form).toString();
     } else if (req.urlencoded) {
       bodyText = new URLSearchParams(Object.entries(req.urlencoded).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -187,7 +188,7 @@ export class TargetClient {
       durationMs: 0,
       startedAt,
     };
-    if (form) exchange.request.headers['content-type'] = 'multipart/form-data';
+    if (form) exchange.request.headers['content-type'] = 'multipart/form-data'; // the boundary is noise in evidence
     this.requestCount++;
     try {
       const res = await undiciRequest(url, {
