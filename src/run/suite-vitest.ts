@@ -35,6 +35,9 @@ export function createSuiteVitest(o: SuiteVitestOptions): Promise<Vitest> {
       hookTimeout: o.timeoutMs,
       passWithNoTests: true,
       sequence: { shuffle: false, concurrent: false },
+      // Transformed suite modules kept on disk, keyed by their content: later runs (the fault matrix
+      // runs the suite 61 times) skip vite's transform of every suite file on the main thread.
+      experimental: { fsModuleCache: true, fsModuleCachePath: join(o.root, 'node_modules', '.vite-sfc', 'modules') },
     },
     { logLevel: 'error', cacheDir: join(o.root, 'node_modules', '.vite-sfc') },
   );
