@@ -17,6 +17,9 @@ const ISSUER = 'storefront-reference';
 /** The documents leave token lifetime "not shown"; a day is long enough for any client run. */
 const LIFETIME = '24h';
 
+/** Verified tokens remembered (exact text and audience), most recent last; a client reuses its token. */
+const VERIFIED_MAX = 1024;
+
 /** Keys live beside the database (`<db>.keys.json`), so a restart keeps every issued token valid. */
 export async function loadTokenService(keyFile: string | null): Promise<TokenService> {
   let privateKey: CryptoKey;
@@ -39,6 +42,10 @@ export async function loadTokenService(keyFile: string | null): Promise<TokenSer
       });
     }
   }
+  // An RS256 signature check is the costliest step of most requests. A token verified once is
+  // remembered with its payload; any other text (a changed byte, another algorithm) is a different key,
+  // and expiry is checked again on every use.
+  const verified = new Map<string, { sub: string; exp?: number; [claim: string]: unknown }>();
   return {
     publicKeyPem,
     async sign(subject, audience, claims = {}) {
@@ -52,9 +59,21 @@ export async function loadTokenService(keyFile: string | null): Promise<TokenSer
         .sign(privateKey);
     },
     async verify(token, audience) {
+      const key = `${audience} ${token}`;
+      const known = verified.get(key);
+      if (known) {
+        verified.delete(key);
+        if (known.exp !== undefined && known.exp <= Date.now() / 1000) return null;
+        verified.set(key, known);
+        return { ...known };
+      }
       try {
         const { payload } = await jwtVerify(token, publicKey, { algorithms: ['RS256'], audience, issuer: ISSUER });
-        return typeof payload.sub === 'string' ? (payload as { sub: string }) : null;
+        if (typeof payload.sub !== 'string') return null;
+        const result = payload as { sub: string; exp?: number };
+        verified.set(key, result);
+        if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value as string);
+        return { ...result };
       } catch {
         return null;
       }

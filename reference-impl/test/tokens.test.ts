@@ -1,0 +1,39 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { loadTokenService } from '../src/tokens.js';
+
+describe('token service', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('verifies a token again from memory with the same outcome, per audience', async () => {
+    const tokens = await loadTokenService(null);
+    const token = await tokens.sign('42', 'shop', { role: 'customer' });
+    const first = await tokens.verify(token, 'shop');
+    expect(first).toMatchObject({ sub: '42', aud: 'shop', role: 'customer' });
+    expect(await tokens.verify(token, 'shop')).toEqual(first);
+    expect(await tokens.verify(token, 'network')).toBeNull();
+    if (first) first.sub = 'changed by a caller';
+    expect((await tokens.verify(token, 'shop'))?.sub).toBe('42');
+  });
+
+  it('refuses a changed token after the original was remembered', async () => {
+    const tokens = await loadTokenService(null);
+    const token = await tokens.sign('42', 'graphql');
+    expect(await tokens.verify(token, 'graphql')).not.toBeNull();
+    const [h, p, s] = token.split('.') as [string, string, string];
+    const payload = JSON.parse(Buffer.from(p, 'base64url').toString()) as Record<string, unknown>;
+    const forged = `${h}.${Buffer.from(JSON.stringify({ ...payload, sub: '1' })).toString('base64url')}.${s}`;
+    expect(await tokens.verify(forged, 'graphql')).toBeNull();
+    expect(await tokens.verify(`${token}x`, 'graphql')).toBeNull();
+  });
+
+  it('refuses a remembered token once it has expired', async () => {
+    vi.useFakeTimers({ now: new Date('2026-11-22T00:00:00Z'), toFake: ['Date'] });
+    const tokens = await loadTokenService(null);
+    const token = await tokens.sign('42', 'rest-route');
+    expect(await tokens.verify(token, 'rest-route')).not.toBeNull();
+    vi.setSystemTime(new Date('2026-11-23T00:00:01Z'));
+    expect(await tokens.verify(token, 'rest-route')).toBeNull();
+  });
+});
