@@ -26,9 +26,10 @@
  * fixtures/mutation/classification/*.json (equivalent, or behaviour the documents leave unconstrained)
  * are left out, killed or not (scripts/mutation/score.ts); the unclassified survivors are the work list.
  *
- *   npm run mutation -- --rescore reports/mutation/mutation.json [--out DIR]
+ *   npm run mutation -- --rescore reports/mutation/mutation.json [--rescore narrow/mutation.json ...] [--out DIR]
  *
- * scores a finished run again with the current classification, without running a mutant.
+ * scores finished runs again with the current classification, without running a mutant; with several
+ * reports (oldest first), each mutant has the status of the last run that ran it.
  *
  *   npm run mutation -- --summarize run1/progress.jsonl [run2/progress.jsonl ...]
  *
@@ -41,7 +42,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type Counts, loadClassification, type StrykerReport, score, summarizeReport } from './mutation/score.js';
+import { type Counts, loadClassification, mergeReports, type StrykerReport, score, summarizeReport } from './mutation/score.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CONFIG = join(ROOT, 'stryker.config.json');
@@ -124,7 +125,7 @@ async function mutationRun(argv: string[]): Promise<number> {
       concurrency: { type: 'string' },
       'ignore-static': { type: 'boolean' },
       summarize: { type: 'boolean' },
-      rescore: { type: 'string' },
+      rescore: { type: 'string', multiple: true },
       out: { type: 'string' },
     },
     strict: true,
@@ -149,12 +150,15 @@ async function mutationRun(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  if (values.rescore) {
-    // A finished run scored again, after the classification or this script changed: no mutant is run.
-    const report = resolve(values.rescore);
-    if (!existsSync(report)) throw new Error(`--rescore: no Stryker JSON report at ${report}`);
+  if (values.rescore?.length) {
+    // Finished runs scored again, after the classification or this script changed: no mutant is run.
+    const reports = values.rescore.map((r) => resolve(r));
+    for (const r of reports) if (!existsSync(r)) throw new Error(`--rescore: no Stryker JSON report at ${r}`);
     mkdirSync(outDir, { recursive: true });
-    writeSummary(report, outDir, { rescored: report });
+    const merged = mergeReports(reports.map((r) => JSON.parse(readFileSync(r, 'utf8')) as StrykerReport));
+    const combined = join(outDir, 'mutation-combined.json');
+    writeFileSync(combined, JSON.stringify({ schemaVersion: '1', thresholds: { high: 80, low: 60 }, ...merged }));
+    writeSummary(combined, outDir, { rescored: reports });
     return 0;
   }
   const config = JSON.parse(readFileSync(CONFIG, 'utf8')) as { mutate: string[] } & Record<string, unknown>;

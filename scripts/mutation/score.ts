@@ -145,6 +145,35 @@ function survivorLine(file: string, m: MutantReport, original: string): string {
   return `${file}:${m.location.start.line} ${m.mutatorName}${m.status === 'NoCoverage' ? ' (no coverage)' : ''}: ${original.slice(0, 80)} -> ${(m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 80)}`;
 }
 
+const mutantKey = (m: MutantReport) =>
+  `${m.location.start.line}:${m.location.start.column}-${m.location.end.line}:${m.location.end.column} ${m.mutatorName} ${m.replacement ?? ''}`;
+
+/**
+ * One report from several runs, oldest first: a mutant's status is the one of the last run that ran
+ * it (a narrow run after a check was added overrides the full run before it). A file whose source
+ * differs between two runs cannot be combined mutant by mutant: that is an error naming it.
+ */
+export function mergeReports(reports: readonly StrykerReport[]): StrykerReport {
+  const files: StrykerReport['files'] = {};
+  for (const report of reports) {
+    for (const [name, f] of Object.entries(report.files)) {
+      const known = files[name];
+      if (!known) {
+        files[name] = { source: f.source, mutants: f.mutants.map((m) => ({ ...m })) };
+        continue;
+      }
+      if (known.source !== f.source) throw new Error(`${name} changed between the runs being combined; run it whole again`);
+      const index = new Map(known.mutants.map((m, i) => [mutantKey(m), i]));
+      for (const m of f.mutants) {
+        const i = index.get(mutantKey(m));
+        if (i === undefined) known.mutants.push({ ...m });
+        else known.mutants[i] = { ...m };
+      }
+    }
+  }
+  return { files };
+}
+
 /** Raw and constrained scores per file, per module and overall, from Stryker's JSON report. */
 export function summarizeReport(report: StrykerReport, groups: readonly ClassificationGroup[] = []) {
   const overall: Counts = {};

@@ -6,6 +6,7 @@ import {
   type ClassificationGroup,
   loadClassification,
   type MutantReport,
+  mergeReports,
   type StrykerReport,
   summarizeReport,
 } from '../../scripts/mutation/score.js';
@@ -13,12 +14,18 @@ import {
 const ROOT = resolve(import.meta.dirname, '../..');
 const FILE = 'reference-impl/src/shop/pricing.ts';
 
-function mutant(id: string, line: number, status: string, mutatorName = 'ConditionalExpression'): MutantReport {
+function mutant(
+  id: string,
+  line: number,
+  status: string,
+  mutatorName = 'ConditionalExpression',
+  replacement = `r${id}`,
+): MutantReport {
   return {
     id,
     mutatorName,
     status,
-    replacement: 'true',
+    replacement,
     location: { start: { line, column: 1 }, end: { line, column: 40 } },
   };
 }
@@ -98,5 +105,33 @@ describe('mutation scores (scripts/mutation/score.ts)', () => {
       const lines = readFileSync(path, 'utf8').split('\n').length;
       expect(g.lines[1], `${g.file}:${g.lines.join('-')}`).toBeLessThanOrEqual(lines);
     }
+  });
+
+  it('combines runs oldest first: a mutant has the status of the last run that ran it', () => {
+    const narrow: StrykerReport = {
+      files: {
+        [FILE]: {
+          source: report.files[FILE]?.source ?? '',
+          mutants: [mutant('x', 1, 'Killed', 'ConditionalExpression', 'r2'), mutant('y', 9, 'Survived')],
+        },
+      },
+    };
+    const merged = mergeReports([report, narrow]);
+    const statuses = merged.files[FILE]?.mutants.map((m) => `${m.location.start.line} ${m.status}`);
+    // the narrow run killed the second mutant of line 1 (same location, mutator and replacement)
+    expect(statuses).toEqual([
+      '1 Killed',
+      '1 Killed',
+      '2 Survived',
+      '2 NoCoverage',
+      '3 Killed',
+      '4 Survived',
+      '4 Ignored',
+      '9 Survived',
+    ]);
+    expect(report.files[FILE]?.mutants[1]?.status).toBe('Survived'); // inputs are not changed
+    expect(() => mergeReports([report, { files: { [FILE]: { source: 'other', mutants: [] } } }])).toThrow(
+      /changed between the runs/,
+    );
   });
 });
