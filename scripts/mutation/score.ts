@@ -36,6 +36,12 @@ export interface ClassificationGroup {
   lines: [number, number];
   match?: string;
   mutators?: string[];
+  /** Start column of the mutant (1-based, as Stryker reports it): one mutant among several on a line. */
+  column?: number;
+  /** The replacement exactly (whitespace collapsed): `true` and `false` of one condition apart. */
+  replacement?: string;
+  /** The replaced text exactly (its first line, whitespace collapsed): `a` apart from `a && b` at the same column. */
+  original?: string;
   class: MutantClass;
   reason: string;
   source: string;
@@ -68,6 +74,9 @@ const GROUP_SCHEMA = {
           },
           match: { type: 'string', minLength: 1 },
           mutators: { type: 'array', items: { type: 'string', pattern: '^[A-Z][A-Za-z]+$' }, minItems: 1 },
+          column: { type: 'integer', minimum: 1 },
+          replacement: { type: 'string' },
+          original: { type: 'string', minLength: 1 },
           class: { enum: ['equivalent', 'unconstrained'] },
           reason: { type: 'string', minLength: 10 },
           source: { type: 'string', minLength: 2 },
@@ -111,22 +120,37 @@ export function originalText(lines: string[], m: MutantReport): string {
   return text.replace(/\s+/g, ' ').trim();
 }
 
-/** The first group that matches the mutant, if any. */
+const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** Every group that matches the mutant (the first one classifies it). */
+export function matchingGroups(
+  groups: readonly ClassificationGroup[],
+  file: string,
+  m: MutantReport,
+  original: string,
+): ClassificationGroup[] {
+  const line = m.location.start.line;
+  return groups.filter(
+    (g) =>
+      g.file === file &&
+      line >= g.lines[0] &&
+      line <= g.lines[1] &&
+      (!g.mutators || g.mutators.includes(m.mutatorName)) &&
+      (g.column === undefined || g.column === m.location.start.column) &&
+      (g.replacement === undefined || g.replacement === collapse(m.replacement ?? '')) &&
+      (g.original === undefined || g.original === original) &&
+      (!g.match || original.includes(g.match)),
+  );
+}
+
+/** The group that classifies the mutant, if any. */
 export function classify(
   groups: readonly ClassificationGroup[],
   file: string,
   m: MutantReport,
   original: string,
 ): ClassificationGroup | undefined {
-  const line = m.location.start.line;
-  return groups.find(
-    (g) =>
-      g.file === file &&
-      line >= g.lines[0] &&
-      line <= g.lines[1] &&
-      (!g.mutators || g.mutators.includes(m.mutatorName)) &&
-      (!g.match || original.includes(g.match)),
-  );
+  return matchingGroups(groups, file, m, original)[0];
 }
 
 export function score(c: Counts): number | null {
@@ -197,9 +221,10 @@ export function summarizeReport(report: StrykerReport, groups: readonly Classifi
       for (const c of [overall, fc, mc.raw]) add(c, m.status);
       if (m.static) staticMutants++;
       const text = originalText(lines, m);
-      const group = TESTED.has(m.status) ? classify(groups, name, m, text) : undefined;
+      const matches = TESTED.has(m.status) ? matchingGroups(groups, name, m, text) : [];
+      const group = matches[0];
+      for (const g of matches) used.add(g);
       if (group) {
-        used.add(group);
         add(classified, group.class);
         if (m.status === 'Killed' || m.status === 'Timeout')
           classifiedButKilled.push(`${survivorLine(name, m, text)} [${m.status}]`);

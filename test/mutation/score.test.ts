@@ -84,6 +84,13 @@ describe('mutation scores (scripts/mutation/score.ts)', () => {
   it('matches on mutator and on the replaced text, not only on lines', () => {
     const byMutator = summarizeReport(report, [group({ lines: [1, 4], mutators: ['BlockStatement'] })]);
     expect(byMutator.classified).toEqual({ equivalent: 1 });
+    // the two mutants of line 1 differ only in replacement: one is picked, the other (killed) is not
+    const byReplacement = summarizeReport(report, [group({ lines: [1, 1], column: 1, replacement: 'r2' })]);
+    expect(byReplacement.classified).toEqual({ equivalent: 1 });
+    expect(byReplacement.classifiedButKilled).toEqual([]);
+    expect(summarizeReport(report, [group({ lines: [1, 1], column: 2 })]).classified).toEqual({});
+    expect(summarizeReport(report, [group({ lines: [1, 4], original: 'if (c) z' })]).classified).toEqual({ equivalent: 1 });
+    expect(summarizeReport(report, [group({ lines: [1, 4], original: 'if (c)' })]).classified).toEqual({});
     const byText = summarizeReport(report, [group({ lines: [1, 4], match: 'no such text' })]);
     expect(byText.classified).toEqual({});
     expect(byText.staleGroups).toHaveLength(1);
