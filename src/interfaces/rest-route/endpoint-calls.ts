@@ -7,6 +7,8 @@ import { type PC, type PropState, ready, validAddress } from './prop-setup.js';
 export interface NegState extends PropState {
   /** An address of the area's customer, for the edit calls. */
   own: string;
+  /** The product_id of a listed product, for the product/product calls ('1' when none is listed). */
+  product: string;
 }
 export type C = PC & { state: Partial<NegState> };
 
@@ -61,13 +63,20 @@ export const GETS: Endpoint[] = [
   { method: 'GET', route: ROUTES.forgotten },
   { method: 'GET', route: ROUTES.category },
   { method: 'GET', route: ROUTES.listing, query: () => ({ search: 'a', category_ids: '1' }) },
-  { method: 'GET', route: ROUTES.product, query: () => ({ product_id: '1' }) },
+  // A listed product: a request whose only defect is the token must otherwise be one that succeeds.
+  { method: 'GET', route: ROUTES.product, query: (ctx) => ({ product_id: ctx.state.product ?? '1' }) },
 ];
 
-/** Provisions the customer and files one address for the edit calls. */
+/** Provisions the customer, finds a listed product and files one address for the edit calls. */
 export async function setUp(ctx: C): Promise<void> {
   const a = await ready(ctx);
   if (ctx.state.own) return;
+  if (ctx.state.product === undefined) {
+    const listing = await call(ctx, 'GET', ROUTES.listing, { session: a.session });
+    const products = dataOf(bodyOf(listing)).products;
+    const first = Array.isArray(products) ? (products[0] as Record<string, unknown> | undefined)?.product_id : undefined;
+    ctx.state.product = typeof first === 'string' || typeof first === 'number' ? String(first) : '1';
+  }
   const ex = await call(ctx, 'POST', ROUTES.addressAdd, { session: a.session, json: validAddress(ctx) });
   const id = dataOf(bodyOf(ex)).address_id;
   if (typeof id !== 'number' && typeof id !== 'string') ctx.skip(`could not file an address to edit: ${shown(ex)}`);

@@ -137,6 +137,29 @@ export const addressBookArea: AreaSpec<AddressState> = {
       },
     },
     {
+      // Found by mutation testing: an `address` string that left out the region or the country survived the suite.
+      id: 'RR-ADDR-20',
+      title: 'the address field is a multi-line string that also holds the zone and the country',
+      needs: ['addr1', 'sent1'],
+      run: async (ctx: C) => {
+        const { ex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
+        ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+        const full = String(found.address ?? '');
+        ctx.expect(/\r?\n/.test(full.trim()), `address ${JSON.stringify(full)} is not a multi-line string`, ex);
+        const parts = (['zone', 'country'] as const).filter(
+          (k) => typeof found[k] === 'string' && String(found[k]).trim() !== '',
+        );
+        if (parts.length === 0) ctx.skip('the listed address names no zone and no country (RR-ADDR-19) to look for');
+        for (const k of parts)
+          ctx.expect(
+            full.includes(String(found[k]).trim()),
+            `address ${JSON.stringify(full)} lacks the ${k} ${JSON.stringify(found[k])} of the same record`,
+            ex,
+          );
+      },
+    },
+    {
       id: 'RR-LANG-03',
       title: 'the address forms carry the address error_* labels in language',
       needs: ['a'],
@@ -183,6 +206,44 @@ export const addressBookArea: AreaSpec<AddressState> = {
       },
     },
     {
+      // Found by mutation testing: no check ever filed an address in a country without zones.
+      id: 'RR-ADDR-21',
+      title: 'an address in a country without zones is accepted without zone_id',
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const form = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
+        const states = asRecord(dataOf(bodyOf(form)).states) ?? {};
+        const zoneless = Object.entries(states).find(([, z]) => Array.isArray(z) && z.length === 0)?.[0];
+        if (zoneless === undefined) ctx.skip('states shows no country without zones');
+        const body = addBody(ctx, { country_id: Number(zoneless) });
+        delete body.zone_id;
+        const ex = await add(ctx, body);
+        expectAccepted(ctx, ex, `add in country ${zoneless} (no zones in states) without zone_id`);
+        const id = idOf(ex);
+        if (id) await del(ctx, id);
+      },
+    },
+    {
+      // Found by mutation testing: a country_id naming no country was accepted when zone_id was absent.
+      id: 'RR-ADDR-22',
+      title: 'an address whose country_id names no country of states is refused (error_country)',
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const form = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
+        const known = Object.keys(asRecord(dataOf(bodyOf(form)).states) ?? {}).map((k) => Number(k) || 0);
+        const unknown = Math.max(0, ...known) + 100_000;
+        // No zone_id: a country that does not exist has no region to choose.
+        const body = addBody(ctx, { country_id: unknown });
+        delete body.zone_id;
+        const ex = await add(ctx, body);
+        expectRefused(ctx, ex, `add with country_id ${unknown}, which states does not list`, [
+          'error_country',
+          'country_id',
+          'country',
+        ]);
+      },
+    },
+    {
       id: 'RR-SEC-07',
       title: 'oversized and SQL-looking address fields are answered in the envelope without a 5xx',
       needs: ['a', 'countryId', 'addr1'],
@@ -218,6 +279,21 @@ export const addressBookArea: AreaSpec<AddressState> = {
       run: async (ctx: C) => {
         const ex = await call(ctx, 'GET', ROUTES.addressEdit, { session: session(ctx), query: { address_id: ctx.state.addr1 } });
         envelope(ctx, ex, 'account-address-edit.get');
+      },
+    },
+    {
+      // Found by mutation testing: a GET address/edit that refused every address_id survived the suite.
+      id: 'RR-ADDR-23',
+      title: 'GET address/edit with an own address_id succeeds with non-empty data',
+      needs: ['addr1'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.addressEdit, { session: session(ctx), query: { address_id: ctx.state.addr1 } });
+        const data = bodyOf(ex)?.data;
+        ctx.expect(
+          bodyOf(ex)?.status === true && data !== null && typeof data === 'object' && Object.keys(data).length > 0,
+          `GET address/edit of own address ${ctx.state.addr1}: expected success with non-empty data, got ${shown(ex)}`,
+          ex,
+        );
       },
     },
     {

@@ -35,6 +35,14 @@ function walk(list: Rec[], out: Rec[] = []): Rec[] {
   return out;
 }
 
+const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');
+
+/** A formatted amount: symbols (no digits) around one number grouped by `thousands` with an optional `point` fraction. */
+function moneyForm(point: string, thousands: string): RegExp {
+  const whole = thousands === '' ? '\\d+' : `\\d{1,3}(?:${literal(thousands)}\\d{3})*`;
+  return new RegExp(`^[^\\d]*${whole}(?:${literal(point)}\\d+)?[^\\d]*$`);
+}
+
 const text = (p: Rec) => `${p.name ?? ''} ${p.model ?? ''} ${p.description ?? ''}`.toLowerCase();
 
 export const catalogArea: AreaSpec<CatalogState> = {
@@ -79,6 +87,22 @@ export const catalogArea: AreaSpec<CatalogState> = {
           }
         if (seen === 0) ctx.skip('no category has children');
         ctx.expect(wrong.length === 0, `parent_id does not match the tree: ${wrong.slice(0, 5).join('; ')}`);
+      },
+    },
+    {
+      // Found by mutation testing: a tree that listed every category at the top level too survived the suite.
+      id: 'RR-CAT-04',
+      title: 'a category nested as a child is not also listed at the top level',
+      needs: ['categories'],
+      run: async (ctx: C) => {
+        const top = ctx.state.categories ?? [];
+        const nested = new Set(walk(top.flatMap((c) => records(c.children))).map((c) => String(c.category_id)));
+        if (nested.size === 0) ctx.skip('no category has children');
+        const twice = top.filter((c) => nested.has(String(c.category_id))).map((c) => String(c.category_id));
+        ctx.expect(
+          twice.length === 0,
+          `categories ${twice.slice(0, 8).join(', ')} are listed at the top level and also as the child of another category`,
+        );
       },
     },
     {
@@ -191,6 +215,51 @@ export const catalogArea: AreaSpec<CatalogState> = {
           products.length === 0,
           `category ${unknown}, which the tree does not hold, returned ${products.length} products`,
           ex,
+        );
+      },
+    },
+    {
+      // Found by mutation testing: prices written "$NaN", "$1true558.80" or without grouping survived the suite.
+      id: 'RR-LIST-06',
+      title: 'price, special and tax are formatted currency strings (language decimal_point and thousand_point)',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'GET', ROUTES.listing, { session: session(ctx) });
+        const products = records(dataOf(bodyOf(ex)).products);
+        if (products.length === 0) ctx.skip('the listing returned no product');
+        const lang = asRecord(bodyOf(ex)?.language) ?? {};
+        const point = typeof lang.decimal_point === 'string' && lang.decimal_point !== '' ? lang.decimal_point : '.';
+        const thousands = typeof lang.thousand_point === 'string' ? lang.thousand_point : ',';
+        const form = moneyForm(point, thousands);
+        const bad: string[] = [];
+        for (const p of products)
+          for (const k of ['price', 'special', 'tax']) {
+            const v = p[k];
+            if (k === 'special' && v === '') continue;
+            if (typeof v !== 'string' || !form.test(v)) bad.push(`product ${p.product_id} ${k} ${JSON.stringify(v)}`);
+          }
+        ctx.expect(
+          bad.length === 0,
+          `${bad.length} amounts are not a number written with decimal_point ${JSON.stringify(point)} and thousand_point ${JSON.stringify(thousands)} (currency symbols around it): ${bad.slice(0, 6).join('; ')}`,
+          ex,
+        );
+      },
+    },
+    {
+      // Found by mutation testing: summaries carrying the HTML of the stored description survived the suite.
+      id: 'RR-LIST-07',
+      title: 'the description of a product summary carries no markup',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const products = ctx.state.products ?? [];
+        if (products.length === 0) ctx.skip('the listing returned no product');
+        const tagged = products.filter((p) => typeof p.description === 'string' && /<\/?[A-Za-z][^<>]*>/.test(p.description));
+        ctx.expect(
+          tagged.length === 0,
+          `product summaries whose description carries markup: ${tagged
+            .slice(0, 4)
+            .map((p) => `${p.product_id} ${JSON.stringify(String(p.description).slice(0, 60))}`)
+            .join('; ')}`,
         );
       },
     },

@@ -3,8 +3,9 @@ import { wrongType } from '../../../arbitraries/hostile.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { propertySeed } from '../../../checks/properties.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { bodyOf, routeOf, shown } from '../client.js';
+import { authHeaders, baseUrl, bodyOf, ROUTES, routeOf, routeUrl, shown } from '../client.js';
 import { type C, GETS, type NegState, POSTS, send, setUp } from '../endpoint-calls.js';
+import { ready } from '../prop-setup.js';
 import { sweepChecks } from '../sweep.js';
 
 // Robustness of every endpoint (document 1, Part 1: "Every response is JSON with this envelope"):
@@ -129,6 +130,29 @@ export const negativeArea: AreaSpec<NegState> = {
           out.push(await send(ctx, ep, { query: q }));
         }
         expectEnvelopes(ctx, out, 'very long strings');
+      },
+    },
+    {
+      // Found by mutation testing: handlers that crashed (HTTP 500) on a request without a route, on an unknown
+      // route and on a documented route called with the other method survived the suite, which never sent one.
+      id: 'RR-ERR-03',
+      title: 'no route, an unknown route and a documented route with the other method get no HTTP 5xx',
+      run: async (ctx: C) => {
+        const a = await ready(ctx);
+        const auth = authHeaders(a.session.token, a.session.header);
+        const base = `${baseUrl(ctx)}/index.php`;
+        const probes: Exchange[] = [
+          await ctx.http.send({ method: 'GET', url: base, headers: auth }),
+          await ctx.http.send({ method: 'GET', url: `${base}?route=shoprestapi/sfc/unknown`, headers: auth }),
+          await ctx.http.send({ method: 'POST', url: routeUrl(ctx, ROUTES.account), headers: auth, json: {} }),
+          await ctx.http.send({ method: 'GET', url: routeUrl(ctx, ROUTES.addressDelete), headers: auth }),
+        ];
+        const crashed = probes.filter((ex) => !ex.response || ex.response.status >= 500);
+        ctx.expect(
+          crashed.length === 0,
+          `${crashed.length} of ${probes.length} requests outside Part 4 got an HTTP 5xx or no answer: ${crashed.map(shown).join(' | ')}`,
+          ...crashed,
+        );
       },
     },
     ...sweepChecks<NegState>({ naming: false }),

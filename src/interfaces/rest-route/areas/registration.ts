@@ -143,7 +143,12 @@ export const registrationArea: AreaSpec<RegistrationState> = {
         if (bodyOf(ex)?.status !== true)
           ex = await call(ctx, 'GET', ROUTES.register, { headers: { authorization: `Bearer ${base.token}` } });
         const groups = dataOf(bodyOf(ex)).customer_groups;
-        const group = Array.isArray(groups) ? asRecord(groups[0])?.customer_group_id : undefined;
+        const ids = (Array.isArray(groups) ? groups : []).map((g) => asRecord(g)?.customer_group_id);
+        // A group other than the default one where GET register lists several: only then does the
+        // answer show that the group sent was taken (found by mutation testing: a register that
+        // ignored customer_group_id and always used the default group passed with the default group).
+        const fallback = String(base.data.customer_group_id ?? '');
+        const group = ids.find((g) => (typeof g === 'string' || typeof g === 'number') && String(g) !== fallback) ?? ids[0];
         if (typeof group !== 'string' && typeof group !== 'number')
           ctx.skip(`GET register listed no customer group: ${shown(ex)}`);
         const out = await register(ctx, freshFields(ctx, { customer_group_id: Number(group) }), ctx.state.reading);
