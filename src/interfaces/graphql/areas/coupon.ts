@@ -94,6 +94,24 @@ export const couponArea: AreaSpec<CouponState> = {
       },
     },
     {
+      id: 'GQL-COUP-06',
+      title: 'the Coupon result is consistent: total = subtotal + coupon_discount + tax',
+      needs: ['applied'],
+      async run(ctx: C) {
+        const res = ctx.state.applied!;
+        const result = record(res.data?.addCoupon);
+        const [total, subtotal, discount, tax] = ['total', 'subtotal', 'coupon_discount', 'tax'].map((k) => num(result?.[k]));
+        if (total === undefined || subtotal === undefined || discount === undefined)
+          ctx.skip(`total, subtotal or coupon_discount is not a number: ${short(result)}`);
+        const want = subtotal + discount + (tax ?? 0);
+        ctx.expect(
+          Math.abs(total - want) < 0.005,
+          `expected total = subtotal + coupon_discount + tax = ${want}, got ${short(result?.total)} (${short(result)})`,
+          res.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-COUP-04',
       title: 'coupon_code of the Coupon result is the code applied',
       needs: ['applied', 'code'],

@@ -102,6 +102,20 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      id: 'NET-AUTH-08',
+      title: 'the login user record carries no user_pass (user-info only)',
+      needs: ['login'],
+      async run(ctx: Ctx) {
+        const call = ctx.state.login as Call;
+        const user = isObject(call.body.user) ? call.body.user : {};
+        ctx.expect(
+          !('user_pass' in user),
+          `login: the document lists user_pass for user-info only, but the login user record carries it`,
+          call.ex,
+        );
+      },
+    },
+    {
       id: 'NET-AUTH-02',
       title: 'the login token is a JWT signed with RS256',
       needs: ['login'],

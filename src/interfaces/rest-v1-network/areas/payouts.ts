@@ -147,6 +147,19 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       },
     },
     {
+      id: 'NET-PAY-05',
+      title: 'payout_details?payout_id=first (not an integer): refused, errors keyed payout_id',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        // "payout_id=<integer>" in the table: another value is a validation failure of that field (Part 7).
+        const call = await net(ctx).get('/payout_details', {
+          token: (ctx.state.root as Account).token,
+          query: { payout_id: 'first' },
+        });
+        refusedWithFieldError(ctx, call, 'payout_id', 'payout_details with payout_id "first"');
+      },
+    },
+    {
       id: 'NET-SEC-05',
       title: "another account's token gets none of the commissions of SFC_NET_USERNAME's payout",
       needs: ['payouts'],

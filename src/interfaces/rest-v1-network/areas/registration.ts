@@ -80,6 +80,21 @@ export const registrationArea: AreaSpec<TreeState> = {
       },
     },
     {
+      id: 'NET-AUTH-08',
+      title: 'the register user record carries neither first_name, last_name (login only) nor user_pass (user-info only)',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        const call = A(ctx).call;
+        const user = isObject(call.body.user) ? call.body.user : {};
+        const extra = ['first_name', 'last_name', 'user_pass'].filter((f) => f in user);
+        ctx.expect(
+          extra.length === 0,
+          `register: the document gives first_name and last_name on login only and user_pass on user-info only, but the register user record carries ${extra.join(', ')}`,
+          call.ex,
+        );
+      },
+    },
+    {
       id: 'NET-REG-10',
       title: 'register B under A at left: net_user has position left and A as parent and sponsor',
       needs: ['a'],

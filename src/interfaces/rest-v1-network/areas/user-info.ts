@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type Call, isObject, type Json, net, SCHEMAS } from '../client.js';
-import { conforms, described, noServerErrorCheck, refused, succeeded } from '../expect.js';
+import { conforms, described, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, anchorAccount, rootAccount } from '../provision.js';
 
 /** User-info (both spellings), the unilevel lookup by user_id and user_key, and what they disclose. */
@@ -126,6 +126,16 @@ export const userInfoArea: AreaSpec<UserState> = {
       async run(ctx: Ctx) {
         const call = await net(ctx).uniLookup({ user_id: 987654321 }, (ctx.state.root as Account).token);
         refused(ctx, call, 'uni-get-user-info of an unknown user_id');
+      },
+    },
+    {
+      id: 'NET-USER-08',
+      title: 'uni-get-user-info?user_id=first (not an integer): refused, errors keyed user_id',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        // "?user_id=<integer>" in the table: another value is a validation failure of that field (Part 7).
+        const call = await net(ctx).uniLookup({ user_id: 'first' }, (ctx.state.root as Account).token);
+        refusedWithFieldError(ctx, call, 'user_id', 'uni-get-user-info with user_id "first"');
       },
     },
     {

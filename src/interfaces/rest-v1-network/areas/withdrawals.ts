@@ -75,6 +75,19 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
       },
     },
     {
+      id: 'NET-WD-10',
+      title: "withdrawal_info.user_key is the holder's user_key",
+      needs: ['before'],
+      async run(ctx: Ctx) {
+        const call = ctx.state.before as Call;
+        const root = ctx.state.root as Account;
+        const own = root.netUser?.user_key;
+        if (typeof own !== 'string' || own === '') ctx.skip('the login of SFC_NET_USERNAME carried no net_user.user_key');
+        const got = rec(call.body.withdrawal_info).user_key;
+        ctx.expect(got === own, `withdrawal_info.user_key: expected the holder's ${own}, got ${JSON.stringify(got)}`, call.ex);
+      },
+    },
+    {
       id: 'NET-WD-06',
       title: 'withdrawal_request without amount: refused with errors keyed amount',
       needs: ['root'],
@@ -88,6 +101,15 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
       needs: ['root'],
       async run(ctx: Ctx) {
         refused(ctx, await request(ctx, { amount: 'ten' }), 'withdrawal_request with amount "ten"');
+      },
+    },
+    {
+      id: 'NET-WD-09',
+      title: 'withdrawal_request with amount "ten": errors keyed amount',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        // "amount (float, required)": a value that is not a number is a validation failure of amount (Part 7).
+        refusedWithFieldError(ctx, await request(ctx, { amount: 'ten' }), 'amount', 'withdrawal_request with amount "ten"');
       },
     },
     {
@@ -144,6 +166,26 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
         ctx.expect(
           b.records === a.records + 1 || grew(a.requested, b.requested) || grew(a.pending, b.pending),
           `expected a new withdrawal record of ${money(amount)} or requested/pending up by it; before ${JSON.stringify(a)}, after ${JSON.stringify(b)}`,
+          (ctx.state.before as Call).ex,
+          after.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-WD-11',
+      title: 'a withdrawal record added by the accepted request carries its amount',
+      needs: ['before', 'requested'],
+      async run(ctx: Ctx) {
+        const amount = ctx.state.requested as number;
+        const after = await net(ctx).get('/withdrawal', { token: token(ctx) });
+        const list = (call: Call) =>
+          Array.isArray(call.body.all_withdrawal_data) ? call.body.all_withdrawal_data.filter(isObject) : [];
+        const known = new Set(list(ctx.state.before as Call).map((r) => JSON.stringify(r.id)));
+        const added = list(after).filter((r) => !known.has(JSON.stringify(r.id)));
+        if (added.length === 0) ctx.skip('GET /withdrawal lists no new record: the request shows in the sums only (NET-WD-08)');
+        ctx.expect(
+          added.some((r) => Math.abs(num(r.amount) - amount) < 0.005),
+          `the withdrawal request of ${money(amount)} added record(s) with amount ${added.map((r) => JSON.stringify(r.amount)).join(', ')}`,
           (ctx.state.before as Call).ex,
           after.ex,
         );
