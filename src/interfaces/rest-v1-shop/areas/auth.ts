@@ -127,6 +127,21 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // Found by mutation testing: a register answer that added first_name and last_name survived the suite.
+      id: 'SHOP-AUTH-13',
+      title: 'the register user record carries no first_name / last_name (the last two on login only)',
+      needs: ['registerBody', 'registerEx'],
+      run: async (ctx: C) => {
+        const user = ctx.state.registerBody!.user as UserRecord;
+        const extra = ['first_name', 'last_name'].filter((k) => k in user);
+        ctx.expect(
+          extra.length === 0,
+          `the register user record carries ${extra.join(', ')}; Part 2 gives them on login only`,
+          ctx.state.registerEx!,
+        );
+      },
+    },
+    {
       id: 'SHOP-AUTH-02',
       title: 'login by username and password: status true, <vendor>_token and user',
       needs: ['account'],
@@ -251,6 +266,55 @@ export const authArea: AreaSpec<AuthState> = {
         expectFieldError(ctx, noPass, envelope(ctx, noPass, 'login'), 'password', 'login without password');
         const noUser = await call(ctx, 'POST', '/auth/login', { form: { password: 'Some-pass-123' } });
         expectFieldError(ctx, noUser, envelope(ctx, noUser, 'login'), 'username', 'login without username');
+      },
+    },
+    {
+      // Found by mutation testing: errors that also named the field sent correctly survived the suite.
+      id: 'SHOP-AUTH-14',
+      title: 'errors name only the fields at fault: login without one field, register with one field taken',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const a = ctx.state.account!;
+        const tries: { what: string; path: string; form: Record<string, string>; at: string; sent: string }[] = [
+          {
+            what: 'login without password',
+            path: '/auth/login',
+            form: { username: ctx.names.username() },
+            at: 'password',
+            sent: 'username',
+          },
+          {
+            what: 'login without username',
+            path: '/auth/login',
+            form: { password: 'Some-pass-123' },
+            at: 'username',
+            sent: 'password',
+          },
+          {
+            what: 'register with an existing username and a fresh email',
+            path: '/auth/register',
+            form: { ...newAccountForm(ctx), username: a.username },
+            at: 'username',
+            sent: 'email',
+          },
+          {
+            what: 'register with an existing email and a fresh username',
+            path: '/auth/register',
+            form: { ...newAccountForm(ctx), email: a.email },
+            at: 'email',
+            sent: 'username',
+          },
+        ];
+        for (const t of tries) {
+          const ex = await call(ctx, 'POST', t.path, { form: t.form });
+          const body = envelope(ctx, ex, t.path === '/auth/login' ? 'login' : 'register');
+          expectFieldError(ctx, ex, body, t.at, t.what);
+          ctx.expect(
+            !(t.sent in errorsObject(body)!),
+            `${t.what}: errors also names ${t.sent}, which was sent and is not at fault: ${JSON.stringify(body.errors)}`,
+            ex,
+          );
+        }
       },
     },
     {

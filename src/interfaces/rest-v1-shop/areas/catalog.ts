@@ -156,6 +156,15 @@ export const catalogArea: AreaSpec<CatalogState> = {
         ctx.expect(r.data, 'no-match listing: data (with total_pages 0) is missing', r.ex);
         ctx.expect(r.data.total_pages === 0, `no-match listing: expected total_pages 0, got ${r.data.total_pages}`, r.ex);
         ctx.expect(r.data.products.length === 0, `no-match listing lists ${r.data.products.length} products`, r.ex);
+        // Found by mutation testing: a no-match listing that answered the products-found message survived.
+        const found = await page(ctx, { page: 1 });
+        if (found.status === true && found.data && found.data.products.length > 0)
+          ctx.expect(
+            r.message.trim() !== found.message.trim(),
+            `no-match listing: the message "${r.message}" is the one of a listing that found products, not a no-products message`,
+            r.ex,
+            found.ex,
+          );
       },
     },
     {
@@ -223,9 +232,12 @@ export const catalogArea: AreaSpec<CatalogState> = {
           .filter((n): n is number => n !== undefined)
           .sort((a, b) => a - b);
         if (prices.length < 2) ctx.skip('fewer than two products with a numeric price');
-        const lo = prices[Math.floor(prices.length / 4)]!;
+        const quartile = prices[Math.floor(prices.length / 4)]!;
         const hi = prices[Math.floor((prices.length * 3) / 4)]!;
-        const { products, last } = await allOf(ctx, { price_from: lo, price_to: hi });
+        // One cent above a listed price (found by mutation testing: amounts with cents were misread and
+        // products below price_from listed), unless no product would then be in the range.
+        const lo = prices.some((p) => p > quartile + 0.005 && p <= hi + 0.005) ? Math.round(quartile * 100 + 1) / 100 : quartile;
+        const { products, last } = await allOf(ctx, { price_from: lo.toFixed(2), price_to: hi.toFixed(2) });
         ctx.expect(
           products.length > 0,
           `price_from=${lo}&price_to=${hi} lists no product although some are priced in the range`,

@@ -1,9 +1,10 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { envelope } from '../client.js';
+import { envelope, listProducts, tryJson } from '../client.js';
 import {
   type Account,
+  addItem,
   addPurchasable,
   type CartData,
   emptyCartOnTeardown,
@@ -11,6 +12,7 @@ import {
   mapKeys,
   near,
   num,
+  type ProductSummary,
   readCart,
   register,
 } from '../flows.js';
@@ -33,6 +35,26 @@ const total = (cart: CartData, key: string): number => num(cart.cart_totals[key]
 /** The entry of a code in a map keyed by codes; codes compare case-insensitively (stores often lower-case them). */
 const entry = (map: unknown, code: string): string | undefined =>
   mapKeys(map).find((k) => k.toLowerCase() === code.toLowerCase());
+
+/**
+ * A second line for the cart: a listed product other than `exclude`, those whose price in cents is
+ * not a multiple of ten first (a percent discount then leaves rounding cents to spread).
+ */
+async function addSecondLine(ctx: C, token: string, exclude: number[]): Promise<void> {
+  const listed: ProductSummary[] = [];
+  for (let page = 1; page <= 3; page++) {
+    const ex = await listProducts(ctx, { page }, token);
+    const data = tryJson(ex)?.data as { products?: ProductSummary[]; total_pages?: number } | undefined;
+    listed.push(...(data?.products ?? []));
+    if (!data?.total_pages || page >= data.total_pages) break;
+  }
+  const odd = (p: ProductSummary) => Math.round((num(p.price) ?? 0) * 100) % 10 !== 0;
+  const candidates = listed.filter((p) => typeof p.id === 'number' && !exclude.includes(p.id));
+  for (const p of [...candidates.filter(odd), ...candidates.filter((p) => !odd(p))].slice(0, 12)) {
+    if (tryJson(await addItem(ctx, token, p.id, 1))?.status === true) return;
+  }
+  ctx.skip('no second listed product could be added to the cart');
+}
 
 export const couponsArea: AreaSpec<CouponState> = {
   interface: 'rest-v1-shop',
@@ -119,6 +141,21 @@ export const couponsArea: AreaSpec<CouponState> = {
           `coupon_discount_totals add up to ${sum}; discount_total is ${cut.cart_totals.discount_total}`,
           ctx.state.couponEx!,
         );
+        // Found by mutation testing: a cart that applied a code sent twice twice, but listed it once, survived.
+        // The code twice (coupons[] is repeated): whatever the target makes of it, the two still agree.
+        const code = ctx.state.code!;
+        const ex = await getCart(ctx, ctx.state.account!.token, [code, code]);
+        const body = envelope(ctx, ex, 'cart');
+        const twice = body.data as CartData | undefined;
+        if (body.status !== true || !twice)
+          ctx.fail(`GET /cart with coupons[]=${code} twice answered status ${String(body.status)}`, ex);
+        const map2 = twice.coupon_discount_totals as Record<string, number>;
+        const sum2 = mapKeys(map2).reduce((n, k) => n + (map2[k] ?? 0), 0);
+        ctx.expect(
+          near(sum2, total(twice, 'discount_total')),
+          `with coupons[]=${code} sent twice, coupon_discount_totals add up to ${sum2}; discount_total is ${twice.cart_totals.discount_total}`,
+          ex,
+        );
       },
     },
     {
@@ -168,6 +205,36 @@ export const couponsArea: AreaSpec<CouponState> = {
         ctx.expect(
           typeof msg === 'string' && msg !== '',
           `coupon_errors.${k} should be a message, got ${JSON.stringify(msg)}`,
+          ex,
+        );
+      },
+    },
+    {
+      // Found by mutation testing: carts whose line totals did not carry the discount (or carried it
+      // twice, or lost a rounding cent) survived the suite.
+      id: 'SHOP-COUP-05',
+      title: 'with the coupon on two lines, each line_total is within 0..line_subtotal and they add up to cart_contents_total',
+      needs: ['withCoupon'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        const code = ctx.state.code!;
+        const first = ctx.state.plain!.cart_items.map((i) => Number(i.product_id));
+        await addSecondLine(ctx, token, first);
+        const { ex, data } = await readCart(ctx, token, [code]);
+        ctx.expect(data.cart_items.length >= 2, `the cart should hold two lines, got ${data.cart_items.length}`, ex);
+        ctx.expect(total(data, 'discount_total') > 0, `coupons[]=${code} gave no discount on the two-line cart`, ex);
+        const cents = (v: number) => Math.round(v * 100);
+        const wrong = data.cart_items.filter((i) => !(cents(i.line_total) >= 0 && cents(i.line_total) <= cents(i.line_subtotal)));
+        ctx.expect(
+          wrong.length === 0,
+          `line_total outside 0..line_subtotal with the coupon: ${wrong.map((i) => `${i.key}: ${i.line_total} of ${i.line_subtotal}`).join(', ')}`,
+          ex,
+        );
+        const lines = data.cart_items.reduce((n, i) => n + cents(i.line_total), 0);
+        const contents = cents(total(data, 'cart_contents_total'));
+        ctx.expect(
+          lines === contents,
+          `with coupon ${code} the line totals add up to ${lines / 100}; cart_contents_total is ${data.cart_totals.cart_contents_total}`,
           ex,
         );
       },

@@ -97,10 +97,30 @@ const ENDPOINTS: Endpoint[] = [
   { id: 'orders', method: 'GET', path: '/orders', token: true, fields: {}, required: false },
 ];
 
+/** A valid order whose optional coupons is sent null (JSON): what a client without coupons may send. */
+function orderWithNulls(paymentMethod: string): Record<string, unknown> {
+  return {
+    first_name: 'Sfc',
+    last_name: 'Neg',
+    country: 'US',
+    city: 'Austin',
+    state: 'TX',
+    postcode: '73301',
+    phone: '5125550100',
+    email: 'neg@example.test',
+    payment_method: paymentMethod,
+    payment_method_title: paymentMethod,
+    address_1: '1 Neg Street',
+    coupons: null,
+  };
+}
+
 /** The bad requests of one endpoint, one per kind that applies (GET has no body). */
-function cases(e: Endpoint): { kind: Kind; opts: CallOptions; mustFail: boolean }[] {
+function cases(e: Endpoint, paymentMethod: string): { kind: Kind; opts: CallOptions; mustFail: boolean }[] {
   const plain = Object.keys(e.fields).map((k) => k.replace(/\[.*$/, ''));
   const wrongTypes = Object.fromEntries(plain.map((k, i) => [k, i % 2 === 0 ? { nested: ['x'] } : [1, 2]]));
+  // Found by mutation testing: a JSON null where an object was expected crashed a handler unseen.
+  const nulls = Object.fromEntries(plain.map((k) => [k, null]));
   const long = Object.fromEntries(Object.keys(e.fields).map((k) => [k, LONG]));
   const unknown = { ...e.fields, sfc_unknown_field: 'x', 'sfc[nested][deep]': 'y', __proto__x: 'z' };
   if (e.id === 'product')
@@ -129,6 +149,19 @@ function cases(e: Endpoint): { kind: Kind; opts: CallOptions; mustFail: boolean 
     { kind: 'empty-body', opts: { raw: '', headers: JSON_TYPE }, mustFail: true },
     { kind: 'missing-fields', opts: { raw: '{}', headers: JSON_TYPE }, mustFail: true },
     { kind: 'wrong-types', opts: { raw: JSON.stringify(wrongTypes), headers: JSON_TYPE }, mustFail: e.required },
+    ...(plain.length > 0
+      ? [{ kind: 'wrong-types' as const, opts: { raw: JSON.stringify(nulls), headers: JSON_TYPE }, mustFail: e.required }]
+      : []),
+    // The cart of this account is empty, so the order may still be refused; only the envelope and "no 5xx" are judged.
+    ...(e.id === 'order-create'
+      ? [
+          {
+            kind: 'wrong-types' as const,
+            opts: { raw: JSON.stringify(orderWithNulls(paymentMethod)), headers: JSON_TYPE },
+            mustFail: false,
+          },
+        ]
+      : []),
     { kind: 'unknown-fields', opts: { form: unknown }, mustFail: false },
     // A 20 000-letter username or name is not refused by any document rule: register may accept it.
     { kind: 'long-strings', opts: { form: long }, mustFail: e.required && e.id !== 'register' },
@@ -174,7 +207,7 @@ export const negativeArea: AreaSpec<NegState> = {
       run: async (ctx: C) => {
         const sent: Sent[] = [];
         for (const e of ENDPOINTS)
-          for (const c of cases(e)) {
+          for (const c of cases(e, ctx.data('SFC_SHOP_PAYMENT_METHOD') ?? 'cod')) {
             const opts = e.token ? { ...c.opts, token: ctx.state.account!.token } : c.opts;
             sent.push({ endpoint: e.id, kind: c.kind, ex: await send(ctx, e, opts), mustFail: c.mustFail });
           }

@@ -2,12 +2,23 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { call, type Envelope, envelope, errorsObject, expectFieldError } from '../client.js';
-import { type Account, addPurchasable, emptyCartOnTeardown, type ProductSummary, register } from '../flows.js';
+import {
+  type Account,
+  addPurchasable,
+  type CartData,
+  emptyCartOnTeardown,
+  near,
+  num,
+  type ProductSummary,
+  readCart,
+  register,
+} from '../flows.js';
 
 // Order create (its response is not shown) and the orders list that must then hold the order.
 
 interface OrderSummary {
   order_id: number;
+  total: string;
   payment_method: string;
   billing_country: string;
   items: { item_name: string; quantity: number | string }[];
@@ -72,6 +83,27 @@ export const ordersArea: AreaSpec<OrderState> = {
       },
     },
     {
+      // Found by mutation testing: a handler that created an order from an empty cart survived the suite.
+      id: 'SHOP-ORD-11',
+      title: 'order create with every required field but an empty cart: status false and a message',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const method = ctx.data('SFC_SHOP_PAYMENT_METHOD');
+        if (!method) ctx.skip("SFC_SHOP_PAYMENT_METHOD is not set: a refusal could be the payment method's");
+        const ex = await call(ctx, 'POST', '/order/create', {
+          token: ctx.state.account!.token,
+          form: orderForm(ctx, ctx.state.account!, method),
+        });
+        const body = envelope(ctx, ex, 'order-create');
+        ctx.expect(
+          body.status === false,
+          `order create with an empty cart: expected status false (nothing to order), got ${String(body.status)}: "${body.message}"`,
+          ex,
+        );
+        ctx.expect(body.message.trim() !== '', 'order create with an empty cart: expected a failure message, got ""', ex);
+      },
+    },
+    {
       id: 'SHOP-CART-01',
       title: 'put a product in the cart (quantity 1)',
       needs: ['account'],
@@ -112,6 +144,33 @@ export const ordersArea: AreaSpec<OrderState> = {
             continue;
           wrong.push(
             `without ${field}: status ${String(body.status)}, errors ${JSON.stringify(body.errors).slice(0, 200)} (expected status false and errors.${field} with a message)`,
+          );
+          seen.push(ex);
+          // An accepted order empties the cart: the fields after it could not be judged.
+          if (body.status === true) break;
+        }
+        ctx.expect(wrong.length === 0, `order create: ${wrong.join('; ')}`, ...seen);
+      },
+    },
+    {
+      // Found by mutation testing: a handler that took "" for a required text field survived the suite.
+      id: 'SHOP-ORD-10',
+      title: 'order create with each required field sent empty: status false, errors keyed by that field',
+      needs: ['product'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        const method = ctx.data('SFC_SHOP_PAYMENT_METHOD') ?? 'cod';
+        const wrong: string[] = [];
+        const seen: Exchange[] = [];
+        for (const field of ['first_name', ...OTHER_REQUIRED]) {
+          const form = { ...orderForm(ctx, ctx.state.account!, method), [field]: '' };
+          const ex = await call(ctx, 'POST', '/order/create', { token, form });
+          const body = envelope(ctx, ex, 'order-create');
+          const msg = errorsObject(body)?.[field];
+          if (body.status === false && ((typeof msg === 'string' && msg !== '') || (Array.isArray(msg) && msg.length > 0)))
+            continue;
+          wrong.push(
+            `${field}="": status ${String(body.status)}, errors ${JSON.stringify(body.errors).slice(0, 200)} (expected status false and errors.${field} with a message)`,
           );
           seen.push(ex);
           // An accepted order empties the cart: the fields after it could not be judged.
@@ -208,6 +267,81 @@ export const ordersArea: AreaSpec<OrderState> = {
         const ids = ((body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? []).map((o) => o.order_id);
         const leaked = ids.filter((id) => ctx.state.mine!.includes(id));
         ctx.expect(leaked.length === 0, `a new account's GET /orders lists my orders ${leaked.join(', ')}`, ex);
+      },
+    },
+    {
+      // Found by mutation testing: coupons sent with an order were never exercised (a crash there survived).
+      id: 'SHOP-ORD-09',
+      title: 'an order with coupons[]=<SFC_SHOP_COUPON>: status true, listed with the total the cart showed with that coupon',
+      needs: ['mine'],
+      run: async (ctx: C) => {
+        const code = ctx.data('SFC_SHOP_COUPON');
+        if (!code) ctx.skip('SFC_SHOP_COUPON (a valid coupon code of the target) is not set');
+        const method = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
+        const token = ctx.state.account!.token;
+        await addPurchasable(ctx, token, 1);
+        const cart = await readCart(ctx, token, [code]);
+        const want = num((cart.data as CartData).cart_totals.total);
+        ctx.expect(cart.body.coupon_status === true, `GET /cart?coupons[]=${code}: coupon_status is not true`, cart.ex);
+        const ex = await call(ctx, 'POST', '/order/create', {
+          token,
+          form: { ...orderForm(ctx, ctx.state.account!, method), 'coupons[]': code },
+        });
+        const body = envelope(ctx, ex, 'order-create');
+        ctx.expect(
+          body.status === true,
+          `order create with coupons[]=${code}: expected status true, got ${String(body.status)}: "${body.message}" ${JSON.stringify(body.errors)}`,
+          ex,
+        );
+        const list = await listOrders(ctx, token);
+        const orders = (list.body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? [];
+        const created = orders.filter((o) => !ctx.state.mine!.includes(o.order_id));
+        ctx.expect(created.length === 1, `GET /orders should list the one new order, lists ${created.length} new`, ex, list.ex);
+        const got = num(created[0]!.total);
+        ctx.expect(
+          want !== undefined && got !== undefined && near(got, want),
+          `the order with coupon ${code} is listed with total ${created[0]!.total}; GET /cart with that coupon showed ${String(cart.data.cart_totals.total)}`,
+          cart.ex,
+          ex,
+          list.ex,
+        );
+        ctx.state.mine = orders.map((o) => o.order_id);
+      },
+    },
+    {
+      // Found by mutation testing: a GET /orders that ignored start and limit survived the suite.
+      id: 'SHOP-ORD-08',
+      title: 'GET /orders with limit=1 lists the first order only; with start=1, every order but the first',
+      needs: ['mine'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        if (ctx.state.mine!.length < 2) {
+          await addPurchasable(ctx, token, 1);
+          const method = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
+          const ex = await call(ctx, 'POST', '/order/create', { token, form: orderForm(ctx, ctx.state.account!, method) });
+          ctx.expect(envelope(ctx, ex, 'order-create').status === true, 'a second order of the account was not accepted', ex);
+        }
+        const ids = async (query?: Record<string, string>) => {
+          const ex = await call(ctx, 'GET', '/orders', { token, ...(query ? { query } : {}) });
+          const body = envelope(ctx, ex, 'orders');
+          return { ex, ids: ((body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? []).map((o) => o.order_id) };
+        };
+        const all = await ids();
+        ctx.expect(all.ids.length >= 2, `GET /orders lists ${all.ids.length} order(s) of an account that placed two`, all.ex);
+        const one = await ids({ limit: '1' });
+        ctx.expect(
+          JSON.stringify(one.ids) === JSON.stringify(all.ids.slice(0, 1)),
+          `GET /orders?limit=1 lists [${one.ids.join(', ')}]; the unpaged list starts with ${all.ids[0]}`,
+          all.ex,
+          one.ex,
+        );
+        const rest = await ids({ start: '1' });
+        ctx.expect(
+          JSON.stringify(rest.ids) === JSON.stringify(all.ids.slice(1)),
+          `GET /orders?start=1 lists [${rest.ids.join(', ')}]; the unpaged list without its first order is [${all.ids.slice(1).join(', ')}]`,
+          all.ex,
+          rest.ex,
+        );
       },
     },
   ],
