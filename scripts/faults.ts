@@ -39,12 +39,27 @@ export interface ReferenceChild {
   stop(): Promise<void>;
 }
 
-/** The reference implementation as a child process on a free port with a fresh database. */
-export async function startReferenceChild(fault?: string): Promise<ReferenceChild> {
+/**
+ * The reference implementation as a child process on a free port with a fresh database; `nodeArgs`
+ * and `env` go to its node (the benchmark preloads a request clock).
+ */
+export async function startReferenceChild(
+  fault?: string,
+  { nodeArgs = [], env = process.env }: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<ReferenceChild> {
   const dir = mkdtempSync(join(tmpdir(), 'sfc-fault-'));
-  const args = ['reference-impl/bin/sfc-reference.js', '--port', '0', '--db', join(dir, 'ref.db'), '--hash-cost', '1024'];
+  const args = [
+    ...nodeArgs,
+    'reference-impl/bin/sfc-reference.js',
+    '--port',
+    '0',
+    '--db',
+    join(dir, 'ref.db'),
+    '--hash-cost',
+    '1024',
+  ];
   if (fault) args.push('--fault', fault);
-  const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
   child.stderr?.on('data', (d: Buffer) => {
