@@ -66,6 +66,12 @@ function orderForm(ctx: C, account: Account, paymentMethod: string): Record<stri
   };
 }
 
+/** POST /order/create as the flow's account: the complete form, with `extra` fields over it. */
+function createOrder(ctx: C, method: string, extra: Record<string, string> = {}): Promise<Exchange> {
+  const account = ctx.state.account as Account;
+  return call(ctx, 'POST', '/order/create', { token: account.token, form: { ...orderForm(ctx, account, method), ...extra } });
+}
+
 async function listOrders(ctx: C, token: string): Promise<{ ex: Exchange; body: Envelope }> {
   const ex = await call(ctx, 'GET', '/orders', { token });
   return { ex, body: envelope(ctx, ex, 'orders') };
@@ -90,10 +96,7 @@ export const ordersArea: AreaSpec<OrderState> = {
       run: async (ctx: C) => {
         const method = ctx.data('SFC_SHOP_PAYMENT_METHOD');
         if (!method) ctx.skip("SFC_SHOP_PAYMENT_METHOD is not set: a refusal could be the payment method's");
-        const ex = await call(ctx, 'POST', '/order/create', {
-          token: ctx.state.account!.token,
-          form: orderForm(ctx, ctx.state.account!, method),
-        });
+        const ex = await createOrder(ctx, method);
         const body = envelope(ctx, ex, 'order-create');
         ctx.expect(
           body.status === false,
@@ -186,10 +189,7 @@ export const ordersArea: AreaSpec<OrderState> = {
       run: async (ctx: C) => {
         const method = ctx.data('SFC_SHOP_PAYMENT_METHOD');
         if (!method) ctx.skip('SFC_SHOP_PAYMENT_METHOD (a payment method of the target) is not set');
-        const ex = await call(ctx, 'POST', '/order/create', {
-          token: ctx.state.account!.token,
-          form: orderForm(ctx, ctx.state.account!, method),
-        });
+        const ex = await createOrder(ctx, method);
         ctx.state.createBody = envelope(ctx, ex, 'order-create');
         ctx.state.createEx = ex;
       },
@@ -283,10 +283,7 @@ export const ordersArea: AreaSpec<OrderState> = {
         const cart = await readCart(ctx, token, [code]);
         const want = num((cart.data as CartData).cart_totals.total);
         ctx.expect(cart.body.coupon_status === true, `GET /cart?coupons[]=${code}: coupon_status is not true`, cart.ex);
-        const ex = await call(ctx, 'POST', '/order/create', {
-          token,
-          form: { ...orderForm(ctx, ctx.state.account!, method), 'coupons[]': code },
-        });
+        const ex = await createOrder(ctx, method, { 'coupons[]': code });
         const body = envelope(ctx, ex, 'order-create');
         ctx.expect(
           body.status === true,
@@ -318,7 +315,7 @@ export const ordersArea: AreaSpec<OrderState> = {
         if (ctx.state.mine!.length < 2) {
           await addPurchasable(ctx, token, 1);
           const method = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
-          const ex = await call(ctx, 'POST', '/order/create', { token, form: orderForm(ctx, ctx.state.account!, method) });
+          const ex = await createOrder(ctx, method);
           ctx.expect(envelope(ctx, ex, 'order-create').status === true, 'a second order of the account was not accepted', ex);
         }
         const ids = async (query?: Record<string, string>) => {
