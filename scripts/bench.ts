@@ -220,6 +220,9 @@ async function main(): Promise<void> {
   log(JSON.stringify(result, null, 2));
 }
 
+// ^C or a kill: exit normally so that the reference child is stopped with us (its exit hook).
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
+
 main().catch((e) => {
   process.stderr.write(`bench: ${(e as Error).stack ?? e}\n`);
   process.exit(3);

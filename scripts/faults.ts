@@ -60,6 +60,10 @@ export async function startReferenceChild(
   ];
   if (fault) args.push('--fault', fault);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // A reference must not outlive the script that started it (a bench whose output pipe closed, ^C).
+  const orphanGuard = () => child.kill('SIGTERM');
+  process.once('exit', orphanGuard);
+  child.once('exit', () => process.removeListener('exit', orphanGuard));
   let out = '';
   let err = '';
   child.stderr?.on('data', (d: Buffer) => {
