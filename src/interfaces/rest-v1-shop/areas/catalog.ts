@@ -252,6 +252,16 @@ export const catalogArea: AreaSpec<CatalogState> = {
           `price range ${lo}..${hi} lists ${out.map((p) => `${p.id} at ${p.price}`).join(', ')}`,
           last,
         );
+        // Whole amounts, as a client types them: "12" is as much an amount as "12.00" (found by mutation
+        // testing: bounds without decimals were refused and no check sent one).
+        const wholeFrom = Math.floor(prices[0]!);
+        const wholeTo = Math.ceil(prices[prices.length - 1]!);
+        const whole = await allOf(ctx, { price_from: String(wholeFrom), price_to: String(wholeTo) });
+        ctx.expect(
+          whole.products.length > 0,
+          `price_from=${wholeFrom}&price_to=${wholeTo} (whole amounts around every listed price) lists no product`,
+          whole.last,
+        );
       },
     },
     {
