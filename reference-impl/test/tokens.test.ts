@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadTokenService } from '../src/tokens.js';
+import { loadTokenService } from '#src/tokens.js';
 
 describe('token service', () => {
   afterEach(() => {
