@@ -72,6 +72,35 @@ function createOrder(ctx: C, method: string, extra: Record<string, string> = {})
   return call(ctx, 'POST', '/order/create', { token: account.token, form: { ...orderForm(ctx, account, method), ...extra } });
 }
 
+/**
+ * Order create once per field, the form changed by `alter` for that field (left out, sent empty): each
+ * must be refused with errors keyed by the field. An accepted order empties the cart, so it ends the loop.
+ */
+async function expectEachFieldRefused(
+  ctx: C,
+  fields: readonly string[],
+  alter: (form: Record<string, string>, field: string) => Record<string, string>,
+  shownAs: (field: string) => string,
+): Promise<void> {
+  const account = ctx.state.account as Account;
+  const method = ctx.data('SFC_SHOP_PAYMENT_METHOD') ?? 'cod';
+  const wrong: string[] = [];
+  const seen: Exchange[] = [];
+  for (const field of fields) {
+    const form = alter(orderForm(ctx, account, method), field);
+    const ex = await call(ctx, 'POST', '/order/create', { token: account.token, form });
+    const body = envelope(ctx, ex, 'order-create');
+    const msg = errorsObject(body)?.[field];
+    if (body.status === false && ((typeof msg === 'string' && msg !== '') || (Array.isArray(msg) && msg.length > 0))) continue;
+    wrong.push(
+      `${shownAs(field)}: status ${String(body.status)}, errors ${JSON.stringify(body.errors).slice(0, 200)} (expected status false and errors.${field} with a message)`,
+    );
+    seen.push(ex);
+    if (body.status === true) break;
+  }
+  ctx.expect(wrong.length === 0, `order create: ${wrong.join('; ')}`, ...seen);
+}
+
 async function listOrders(ctx: C, token: string): Promise<{ ex: Exchange; body: Envelope }> {
   const ex = await call(ctx, 'GET', '/orders', { token });
   return { ex, body: envelope(ctx, ex, 'orders') };
@@ -131,56 +160,26 @@ export const ordersArea: AreaSpec<OrderState> = {
       id: 'SHOP-ORD-07',
       title: 'order create without each other required field: status false, errors keyed by that field',
       needs: ['product'],
-      run: async (ctx: C) => {
-        const token = ctx.state.account!.token;
-        const method = ctx.data('SFC_SHOP_PAYMENT_METHOD') ?? 'cod';
-        const wrong: string[] = [];
-        const seen: Exchange[] = [];
-        for (const field of OTHER_REQUIRED) {
-          const form = orderForm(ctx, ctx.state.account!, method);
-          delete form[field];
-          const ex = await call(ctx, 'POST', '/order/create', { token, form });
-          const body = envelope(ctx, ex, 'order-create');
-          const errors = errorsObject(body);
-          const msg = errors?.[field];
-          if (body.status === false && ((typeof msg === 'string' && msg !== '') || (Array.isArray(msg) && msg.length > 0)))
-            continue;
-          wrong.push(
-            `without ${field}: status ${String(body.status)}, errors ${JSON.stringify(body.errors).slice(0, 200)} (expected status false and errors.${field} with a message)`,
-          );
-          seen.push(ex);
-          // An accepted order empties the cart: the fields after it could not be judged.
-          if (body.status === true) break;
-        }
-        ctx.expect(wrong.length === 0, `order create: ${wrong.join('; ')}`, ...seen);
-      },
+      run: (ctx: C) =>
+        expectEachFieldRefused(
+          ctx,
+          OTHER_REQUIRED,
+          (form, field) => Object.fromEntries(Object.entries(form).filter(([k]) => k !== field)),
+          (field) => `without ${field}`,
+        ),
     },
     {
       // Found by mutation testing: a handler that took "" for a required text field survived the suite.
       id: 'SHOP-ORD-10',
       title: 'order create with each required field sent empty: status false, errors keyed by that field',
       needs: ['product'],
-      run: async (ctx: C) => {
-        const token = ctx.state.account!.token;
-        const method = ctx.data('SFC_SHOP_PAYMENT_METHOD') ?? 'cod';
-        const wrong: string[] = [];
-        const seen: Exchange[] = [];
-        for (const field of ['first_name', ...OTHER_REQUIRED]) {
-          const form = { ...orderForm(ctx, ctx.state.account!, method), [field]: '' };
-          const ex = await call(ctx, 'POST', '/order/create', { token, form });
-          const body = envelope(ctx, ex, 'order-create');
-          const msg = errorsObject(body)?.[field];
-          if (body.status === false && ((typeof msg === 'string' && msg !== '') || (Array.isArray(msg) && msg.length > 0)))
-            continue;
-          wrong.push(
-            `${field}="": status ${String(body.status)}, errors ${JSON.stringify(body.errors).slice(0, 200)} (expected status false and errors.${field} with a message)`,
-          );
-          seen.push(ex);
-          // An accepted order empties the cart: the fields after it could not be judged.
-          if (body.status === true) break;
-        }
-        ctx.expect(wrong.length === 0, `order create: ${wrong.join('; ')}`, ...seen);
-      },
+      run: (ctx: C) =>
+        expectEachFieldRefused(
+          ctx,
+          ['first_name', ...OTHER_REQUIRED],
+          (form, field) => ({ ...form, [field]: '' }),
+          (field) => `${field}=""`,
+        ),
     },
     {
       id: 'SHOP-ORD-01',
