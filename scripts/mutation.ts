@@ -48,9 +48,10 @@ const ROOT = resolve(import.meta.dirname, '..');
 const CONFIG = join(ROOT, 'stryker.config.json');
 const CLASSIFICATION = join(ROOT, 'fixtures', 'mutation', 'classification');
 
-/** summary.json beside a Stryker report, with the current classification; prints the scores. */
-function writeSummary(jsonReport: string, outDir: string, extra: Record<string, unknown>): void {
-  const report = JSON.parse(readFileSync(jsonReport, 'utf8')) as StrykerReport;
+const readReport = (path: string) => JSON.parse(readFileSync(path, 'utf8')) as StrykerReport;
+
+/** summary.json of a Stryker report, with the current classification; prints the scores. */
+function writeSummary(report: StrykerReport, outDir: string, extra: Record<string, unknown>): void {
   const s = summarizeReport(report, loadClassification(CLASSIFICATION));
   writeFileSync(join(outDir, 'summary.json'), `${JSON.stringify({ ...extra, ...s }, null, 2)}\n`);
   const line = (name: string, c: { score: number | null; constrainedScore: number | null }) =>
@@ -155,10 +156,13 @@ async function mutationRun(argv: string[]): Promise<number> {
     const reports = values.rescore.map((r) => resolve(r));
     for (const r of reports) if (!existsSync(r)) throw new Error(`--rescore: no Stryker JSON report at ${r}`);
     mkdirSync(outDir, { recursive: true });
-    const merged = mergeReports(reports.map((r) => JSON.parse(readFileSync(r, 'utf8')) as StrykerReport));
-    const combined = join(outDir, 'mutation-combined.json');
-    writeFileSync(combined, JSON.stringify({ schemaVersion: '1', thresholds: { high: 80, low: 60 }, ...merged }));
-    writeSummary(combined, outDir, { rescored: reports });
+    const merged = mergeReports(reports.map(readReport));
+    // The combined report is kept: another rescore, or Stryker's HTML viewer, can read it.
+    writeFileSync(
+      join(outDir, 'mutation-combined.json'),
+      JSON.stringify({ schemaVersion: '1', thresholds: { high: 80, low: 60 }, ...merged }),
+    );
+    writeSummary(merged, outDir, { rescored: reports });
     return 0;
   }
   const config = JSON.parse(readFileSync(CONFIG, 'utf8')) as { mutate: string[] } & Record<string, unknown>;
@@ -198,11 +202,9 @@ async function mutationRun(argv: string[]): Promise<number> {
   const jsonReport = join(outDir, 'mutation.json');
   if (!existsSync(jsonReport)) return code || 3;
   const minutes = Math.round((Date.now() - started) / 600) / 100;
-  const total = Object.values((JSON.parse(readFileSync(jsonReport, 'utf8')) as StrykerReport).files).reduce(
-    (n, f) => n + f.mutants.length,
-    0,
-  );
-  writeSummary(jsonReport, outDir, {
+  const report = readReport(jsonReport);
+  const total = Object.values(report.files).reduce((n, f) => n + f.mutants.length, 0);
+  writeSummary(report, outDir, {
     mutate,
     minutes,
     secondsPerMutant: total ? Math.round((minutes * 600) / total) / 10 : null,

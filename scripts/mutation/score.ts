@@ -122,7 +122,7 @@ export function originalText(lines: string[], m: MutantReport): string {
 
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
 
-/** Every group that matches the mutant (the first one classifies it). */
+/** Every group that matches the mutant; the first one classifies it, the others only count as used. */
 export function matchingGroups(
   groups: readonly ClassificationGroup[],
   file: string,
@@ -141,16 +141,6 @@ export function matchingGroups(
       (g.original === undefined || g.original === original) &&
       (!g.match || original.includes(g.match)),
   );
-}
-
-/** The group that classifies the mutant, if any. */
-export function classify(
-  groups: readonly ClassificationGroup[],
-  file: string,
-  m: MutantReport,
-  original: string,
-): ClassificationGroup | undefined {
-  return matchingGroups(groups, file, m, original)[0];
 }
 
 export function score(c: Counts): number | null {

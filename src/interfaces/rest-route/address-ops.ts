@@ -16,6 +16,9 @@ export interface AddressState {
   addr1: string;
   addr2: string;
   sent1: Record<string, unknown>;
+  /** GET address/add as the area's first check read it: countries and their zones. */
+  states: Record<string, unknown>;
+  statesEx: Exchange;
 }
 export type C = CheckContext<AddressState>;
 
@@ -51,6 +54,14 @@ export async function list(ctx: C, who: 'a' | 'b' = 'a'): Promise<{ ex: Exchange
   const raw = dataOf(bodyOf(ex)).addresses;
   const addresses = Array.isArray(raw) ? raw.map((x) => asRecord(x) ?? {}) : [];
   return { ex, addresses };
+}
+
+/** The area's first address (addr1) as GET address lists it; a check fails when it is not listed. */
+export async function listedAddr1(ctx: C): Promise<{ ex: Exchange; found: Record<string, unknown> }> {
+  const { ex, addresses } = await list(ctx);
+  const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
+  ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+  return { ex, found };
 }
 
 export async function add(ctx: C, body: Record<string, unknown>): Promise<Exchange> {

@@ -12,6 +12,7 @@ import {
   limitCheck,
   limitProperty,
   list,
+  listedAddr1,
   refusedAdd,
   session,
 } from '../address-ops.js';
@@ -35,6 +36,8 @@ export const addressBookArea: AreaSpec<AddressState> = {
         const ex = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
         // State first: a shape failure here must not hide every address check behind it.
         const states = asRecord(dataOf(bodyOf(ex)).states) ?? {};
+        ctx.state.states = states;
+        ctx.state.statesEx = ex;
         const withZones = Object.entries(states).find(([, z]) => Array.isArray(z) && z.length > 0);
         if (withZones) {
           const zone = asRecord((withZones[1] as unknown[])[0]) ?? {};
@@ -48,10 +51,9 @@ export const addressBookArea: AreaSpec<AddressState> = {
     {
       id: 'RR-ADDR-03',
       title: 'a country without zones maps to an empty array in states',
-      needs: ['a'],
+      needs: ['states', 'statesEx'],
       run: async (ctx: C) => {
-        const ex = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
-        const states = asRecord(dataOf(bodyOf(ex)).states) ?? {};
+        const { states, statesEx: ex } = ctx.state as AddressState;
         const bad = Object.entries(states).filter(([, z]) => !Array.isArray(z));
         ctx.expect(bad.length === 0, `states of ${bad.map(([k]) => k).join(', ')} are not arrays`, ex);
         if (!Object.values(states).some((z) => Array.isArray(z) && z.length === 0))
@@ -84,9 +86,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
       title: 'the added address appears in the list with the fields sent',
       needs: ['addr1', 'sent1'],
       run: async (ctx: C) => {
-        const { ex, addresses } = await list(ctx);
-        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
-        ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+        const { ex, found } = await listedAddr1(ctx);
         for (const k of ['firstname', 'lastname', 'company', 'address_1', 'address_2', 'city', 'postcode'])
           ctx.expect(
             found[k] === ctx.state.sent1?.[k],
@@ -100,9 +100,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
       title: 'the address field is the full address, holding address_1 and city',
       needs: ['addr1', 'sent1'],
       run: async (ctx: C) => {
-        const { ex, addresses } = await list(ctx);
-        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
-        ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+        const { ex, found } = await listedAddr1(ctx);
         const full = String(found.address ?? '');
         for (const k of ['address_1', 'city'])
           ctx.expect(full.includes(String(ctx.state.sent1?.[k])), `address ${JSON.stringify(full)} lacks the ${k} sent`, ex);
@@ -114,20 +112,17 @@ export const addressBookArea: AreaSpec<AddressState> = {
       title: 'the listed address names its zone (name and code, as states gives them) and a country',
       needs: ['addr1', 'sent1'],
       run: async (ctx: C) => {
-        const form = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
-        const zones = asRecord(dataOf(bodyOf(form)).states)?.[String(ctx.state.countryId)];
+        const zones = ctx.state.states?.[String(ctx.state.countryId)];
         const zone = (Array.isArray(zones) ? zones : [])
           .map((z) => asRecord(z) ?? {})
           .find((z) => String(z.zone_id) === String(ctx.state.zoneId));
-        if (!zone) ctx.skip(`GET address/add no longer lists zone ${ctx.state.zoneId} of country ${ctx.state.countryId}`);
-        const { ex, addresses } = await list(ctx);
-        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
-        ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+        if (!zone) ctx.skip(`GET address/add did not list zone ${ctx.state.zoneId} of country ${ctx.state.countryId}`);
+        const { ex, found } = await listedAddr1(ctx);
         ctx.expect(
           String(found.zone_code ?? '') === String(zone.code ?? '') && String(found.zone ?? '') === String(zone.name ?? ''),
           `address ${ctx.state.addr1} was added with zone_id ${ctx.state.zoneId} (${JSON.stringify(zone.name)}, code ${JSON.stringify(zone.code)}); the list shows zone ${JSON.stringify(found.zone)}, zone_code ${JSON.stringify(found.zone_code)}`,
           ex,
-          form,
+          ...(ctx.state.statesEx ? [ctx.state.statesEx] : []),
         );
         ctx.expect(
           typeof found.country === 'string' && found.country.trim() !== '',
@@ -142,9 +137,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
       title: 'the address field is a multi-line string that also holds the zone and the country',
       needs: ['addr1', 'sent1'],
       run: async (ctx: C) => {
-        const { ex, addresses } = await list(ctx);
-        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
-        ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+        const { ex, found } = await listedAddr1(ctx);
         const full = String(found.address ?? '');
         ctx.expect(/\r?\n/.test(full.trim()), `address ${JSON.stringify(full)} is not a multi-line string`, ex);
         const parts = (['zone', 'country'] as const).filter(
@@ -211,9 +204,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
       title: 'an address in a country without zones is accepted without zone_id',
       needs: ['a', 'countryId', 'addr1'],
       run: async (ctx: C) => {
-        const form = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
-        const states = asRecord(dataOf(bodyOf(form)).states) ?? {};
-        const zoneless = Object.entries(states).find(([, z]) => Array.isArray(z) && z.length === 0)?.[0];
+        const zoneless = Object.entries(ctx.state.states ?? {}).find(([, z]) => Array.isArray(z) && z.length === 0)?.[0];
         if (zoneless === undefined) ctx.skip('states shows no country without zones');
         const body = addBody(ctx, { country_id: Number(zoneless) });
         delete body.zone_id;
@@ -229,8 +220,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
       title: 'an address whose country_id names no country of states is refused (error_country)',
       needs: ['a', 'countryId', 'addr1'],
       run: async (ctx: C) => {
-        const form = await call(ctx, 'GET', ROUTES.addressAdd, { session: session(ctx) });
-        const known = Object.keys(asRecord(dataOf(bodyOf(form)).states) ?? {}).map((k) => Number(k) || 0);
+        const known = Object.keys(ctx.state.states ?? {}).map((k) => Number(k) || 0);
         const unknown = Math.max(0, ...known) + 100_000;
         // No zone_id: a country that does not exist has no region to choose.
         const body = addBody(ctx, { country_id: unknown });

@@ -8,6 +8,8 @@ import { type Account, rootAccount } from '../provision.js';
 interface WithdrawalState {
   root: Account;
   before: Call;
+  /** GET /withdrawal after the accepted request (NET-WD-08), read again by NET-WD-11. */
+  after: Call;
   min: number;
   max: number;
   balance: number;
@@ -159,6 +161,7 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
       async run(ctx: Ctx) {
         const amount = ctx.state.requested as number;
         const after = await net(ctx).get('/withdrawal', { token: token(ctx) });
+        ctx.state.after = after;
         conforms(ctx, after, 'withdrawal');
         const a = tally(ctx.state.before as Call, amount);
         const b = tally(after, amount);
@@ -174,10 +177,10 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
     {
       id: 'NET-WD-11',
       title: 'a withdrawal record added by the accepted request carries its amount',
-      needs: ['before', 'requested'],
+      needs: ['before', 'requested', 'after'],
       async run(ctx: Ctx) {
         const amount = ctx.state.requested as number;
-        const after = await net(ctx).get('/withdrawal', { token: token(ctx) });
+        const after = ctx.state.after as Call;
         const list = (call: Call) =>
           Array.isArray(call.body.all_withdrawal_data) ? call.body.all_withdrawal_data.filter(isObject) : [];
         const known = new Set(list(ctx.state.before as Call).map((r) => JSON.stringify(r.id)));
