@@ -37,10 +37,26 @@ export interface BuiltInteraction {
   body?: unknown;
   exampleBody?: unknown;
   response: unknown;
+  /** The specs schema the response template comes from: the endpoint's, or the refusal envelope's. */
+  responseSchema: string;
   /** JSON pointers (in the response body) of required fields the contract leaves out: union types. */
   omitted: string[];
   graphql?: { operation: string; kind: 'query' | 'mutation'; text: string };
 }
+
+/**
+ * The failure envelope a refusal is answered with, where the document states one: document 1's
+ * envelope with `status` false (section 1, RR-ERR-01; errors and message are not shown for
+ * refusals), document 2's `status` false with a general failure `message` (section 7; `errors` is an
+ * array or an object, a union Pact cannot match, so it is left out). Document 3 shows no error
+ * shape (NS-GQL-08): a GraphQL refusal cannot be a contract.
+ */
+export const REFUSALS: Record<InterfaceId, string | undefined> = {
+  'rest-route': 'rest-route/schemas/failure.schema.json',
+  'rest-v1-network': 'rest-v1-network/schemas/envelope.schema.json',
+  'rest-v1-shop': 'rest-v1-shop/schemas/formats.schema.json#/$defs/envelope',
+  graphql: undefined,
+};
 
 /** The path prefix of the contracts; the verifier maps it onto the target's own URL. */
 export function contractPrefix(iface: InterfaceId, vendor: string): string {
@@ -51,11 +67,26 @@ export function buildInteractions(iface: InterfaceId, vendor: string, specsDir =
   const index = loadEndpointIndex(iface, specsDir);
   if (!index) throw new Error(`specs/${iface}/endpoints.json is missing`);
   const store = new SchemaStore(specsDir);
-  return PLANS[iface](vendor).map((plan) => {
+  const plans = PLANS[iface](vendor);
+  // Pact names an interaction by its description: two alike would be one in the file.
+  const seen = new Set<string>();
+  for (const p of plans) {
+    if (seen.has(p.description)) throw new Error(`${iface}: two interactions are described "${p.description}"`);
+    seen.add(p.description);
+  }
+  return plans.map((plan) => {
     const endpoint = index.endpoints.find((e) => e.id === plan.endpoint);
     if (!endpoint) throw new Error(`${iface}: the plan names endpoint "${plan.endpoint}", which endpoints.json does not hold`);
     if (!endpoint.response) throw new Error(`${iface}/${endpoint.id}: no response schema`);
-    const { template: response, omitted } = store.template(endpoint.response, vendor);
+    const responseSchema = plan.refused ? REFUSALS[iface] : endpoint.response;
+    if (!responseSchema) throw new Error(`${iface}/${endpoint.id}: the document shows no refusal shape to describe`);
+    const { template: response, omitted } = store.template(responseSchema, vendor);
+    // The one exact value of a refusal: the documents mark it by `status` false, never by a status code.
+    if (plan.refused) (response as Record<string, unknown>).status = MatchersV3.equal(false);
+    // And of a success: documents 1 and 2 mark it by `status` true (RR-ENV-01, NET-ENV-01, SHOP-ENV-01),
+    // so a refusal in the same envelope cannot pass for one.
+    else if (iface !== 'graphql' && response && typeof response === 'object' && 'status' in response)
+      (response as Record<string, unknown>).status = MatchersV3.equal(true);
     const { path, examplePath } = pathOf(iface, vendor, endpoint, plan);
     const rawQuery = { ...routeQuery(iface, vendor, endpoint), ...plan.query };
     const query = template(rawQuery) as Record<string, unknown>;
@@ -74,6 +105,7 @@ export function buildInteractions(iface: InterfaceId, vendor: string, specsDir =
       headers,
       exampleHeaders,
       response,
+      responseSchema,
       omitted,
     };
     if (iface === 'graphql') {

@@ -41,14 +41,16 @@ export async function generatePacts(opts: GenerateOptions): Promise<string[]> {
     const tmp = mkdtempSync(join(tmpdir(), 'sfc-pact-'));
     try {
       const pact = new PactV4({ consumer: CONSUMER, provider: PROVIDERS[iface], dir: tmp, logLevel: 'error' });
-      for (const built of buildInteractions(iface, vendor, opts.specsDir ?? SPECS_DIR)) {
+      const interactions = buildInteractions(iface, vendor, opts.specsDir ?? SPECS_DIR);
+      for (const built of interactions) {
         await register(pact, built).executeTest(async (server) => {
           const answer = await sendExample(server, built);
           await matchRecorded(pact, server.port);
           opts.onExchange?.({ iface, interaction: built, ...answer });
         });
       }
-      const pactJson = JSON.parse(readFileSync(join(tmp, pactFileName(iface)), 'utf8')) as unknown;
+      const pactJson = JSON.parse(readFileSync(join(tmp, pactFileName(iface)), 'utf8')) as PactJson;
+      widenRefusalStatus(pactJson, interactions);
       const target = join(opts.outDir, pactFileName(iface));
       writeFileSync(target, `${JSON.stringify(pactJson, null, 2)}\n`);
       written.push(target);
@@ -57,6 +59,30 @@ export async function generatePacts(opts: GenerateOptions): Promise<string[]> {
     }
   }
   return written;
+}
+
+interface PactJson {
+  interactions?: { description: string; response?: { matchingRules?: Record<string, unknown> } }[];
+}
+
+/**
+ * A refusal's status code is not shown in any document: its rule becomes "any 2xx or any 4xx"
+ * (Pact's status classes combined with OR, which the DSL cannot write). The example stays 200.
+ */
+function widenRefusalStatus(pactJson: PactJson, interactions: BuiltInteraction[]): void {
+  const refused = new Set(interactions.filter((b) => b.plan.refused).map((b) => b.plan.description));
+  for (const i of pactJson.interactions ?? []) {
+    if (!refused.has(i.description) || !i.response?.matchingRules) continue;
+    i.response.matchingRules.status = {
+      $: {
+        combine: 'OR',
+        matchers: [
+          { match: 'statusCode', status: 'success' },
+          { match: 'statusCode', status: 'clientError' },
+        ],
+      },
+    };
+  }
 }
 
 /** Waits (at most ~2 s) until the mock server has recorded the request it answered. */

@@ -79,6 +79,7 @@ interface Flat {
   minItems?: number;
   maxItems?: number;
   pattern?: string;
+  maxLength?: number;
   format?: string;
   enumValues?: unknown[];
   constValue?: unknown;
@@ -195,6 +196,8 @@ class Converter {
       if (example !== undefined) return regex(f.pattern, example);
     }
     if (typeof f.constValue === 'string') return like(f.constValue);
+    // An always-empty string (register's token and code) stays a type match; the example conforms.
+    if (f.maxLength === 0) return like('');
     // Formats stay type matches (a target's URLs and addresses are its own); the example conforms.
     return like(FORMAT_EXAMPLES[f.format ?? ''] ?? 'text');
   }
@@ -239,6 +242,7 @@ class Converter {
     if (typeof schema.minItems === 'number') f.minItems = Math.max(f.minItems ?? 0, schema.minItems);
     if (typeof schema.maxItems === 'number') f.maxItems = schema.maxItems;
     if (typeof schema.pattern === 'string') f.pattern = schema.pattern;
+    if (typeof schema.maxLength === 'number') f.maxLength = Math.min(f.maxLength ?? schema.maxLength, schema.maxLength);
     if (typeof schema.format === 'string') f.format = schema.format;
     if (Array.isArray(schema.enum)) f.enumValues = schema.enum;
     if ('const' in schema) {

@@ -26,10 +26,11 @@ export interface ProviderStateRef {
 /** A value the provider state handler returns under `inject` (Pact provider-state injection), with its example. */
 export interface Injected {
   inject: string;
-  example: string | number;
+  /** An object example stands for a whole object the state returns (a map keyed by the target's own ids). */
+  example: string | number | Record<string, string | number>;
 }
 
-export const injected = (expression: string, example: string | number): Injected => ({ inject: expression, example });
+export const injected = (expression: string, example: Injected['example']): Injected => ({ inject: expression, example });
 
 export function isInjected(v: unknown): v is Injected {
   return typeof v === 'object' && v !== null && 'inject' in v && 'example' in v;
@@ -48,6 +49,11 @@ export interface InteractionPlan {
   query?: Record<string, string | Injected>;
   /** JSON body (REST) or variables (GraphQL); values may be injected from the provider state. */
   body?: Record<string, unknown>;
+  /**
+   * A refusal: the response is the document's failure envelope (src/pact/build.ts REFUSALS) instead
+   * of the endpoint's success schema, with any 2xx or 4xx status (the documents show no status code).
+   */
+  refused?: boolean;
 }
 
 /** The interactions of one interface. */

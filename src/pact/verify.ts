@@ -11,7 +11,7 @@ import { generatePacts } from './generate.js';
 import { PROVIDERS, pactFileName } from './model.js';
 import { graphqlStates } from './states/graphql.js';
 import { networkStates, restRouteStates, shopStates } from './states/rest.js';
-import type { Handler, StateTarget } from './states/target.js';
+import type { Handler, StateTarget, StateValue } from './states/target.js';
 
 // Runs Pact's Verifier against a target, one interface (one provider) at a time. State handlers
 // create each state through the target's own API; the request filter maps the contract's paths
@@ -106,7 +106,7 @@ async function verifyInterface(
   const targetPath = base.pathname.replace(/\/+$/, '');
 
   const stateErrors: string[] = [];
-  const stateHandlers: Record<string, { setup: (params?: unknown) => Promise<Record<string, string | number> | undefined> }> = {};
+  const stateHandlers: Record<string, { setup: (params?: unknown) => Promise<Record<string, StateValue> | undefined> }> = {};
   for (const [name, handler] of Object.entries(STATES[iface]))
     stateHandlers[name] = {
       setup: async (params) => {
@@ -135,6 +135,9 @@ async function verifyInterface(
           req.headers.authorization = `Bearer ${token}`;
         } else if (req.headers[`${settings.vendor}_token`]) req.headers[`${settings.vendor}_token`] = token;
       }
+      // The token belongs to this interaction's states: the next interaction logs in through its own,
+      // and one whose state failed goes without rather than with a token left from another.
+      target.token = undefined;
     }
     next();
   };

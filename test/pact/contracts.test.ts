@@ -3,10 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERFACES, type InterfaceId } from '../../src/checks/model.js';
-import { example } from '../../src/pact/build.js';
+import { example, PLANS, REFUSALS } from '../../src/pact/build.js';
 import { generatePacts, type MockExchange } from '../../src/pact/generate.js';
 import { CONSUMER, PROVIDERS, pactFileName } from '../../src/pact/model.js';
 import { type SchemaIssue, schemaRegistry } from '../../src/schemas/registry.js';
+import { loadEndpointIndex } from '../../src/specs/catalog.js';
 import { REPO_ROOT } from '../../src/specs/paths.js';
 
 // The committed pacts/ are a product of the specs: regenerating them must give the same bytes.
@@ -22,7 +23,10 @@ interface PactFile {
     type: string;
     providerStates?: { name: string; params?: Record<string, unknown> }[];
     request: { path: string; query?: Record<string, string[]>; headers?: Record<string, string[]> };
-    response: { body?: { content: unknown }; matchingRules?: { body?: Record<string, unknown> } };
+    response: {
+      body?: { content: unknown };
+      matchingRules?: { body?: Record<string, { matchers: Record<string, unknown>[] }>; status?: Record<string, unknown> };
+    };
   }[];
 }
 
@@ -97,7 +101,64 @@ describe('pact generate', () => {
       params: { username: 'pactshopper', password: 'Pact-pass-2024' },
     });
     const rr = read(dir, pactFileName('rest-route'));
-    expect(rr.interactions.every((i) => i.providerStates?.[0]?.params?.email === 'pact.customer@example.test')).toBe(true);
+    const customerState = 'a customer {email} with password {password} exists';
+    const withCustomer = rr.interactions.filter((i) => i.providerStates?.some((s) => s.name === customerState));
+    expect(withCustomer.length).toBeGreaterThanOrEqual(10);
+    for (const i of withCustomer)
+      expect(i.providerStates?.find((s) => s.name === customerState)?.params?.email, i.description).toBe(
+        'pact.customer@example.test',
+      );
+  });
+
+  it('covers every endpoint and operation of the four endpoint indexes', () => {
+    const uncovered: string[] = [];
+    for (const iface of INTERFACES) {
+      const index = loadEndpointIndex(iface);
+      const planned = new Set(PLANS[iface]('svc').map((p) => p.endpoint));
+      for (const e of index?.endpoints ?? []) if (!planned.has(e.id)) uncovered.push(`${iface}/${e.id}`);
+    }
+    expect(uncovered).toEqual([]);
+  });
+
+  it('refusals: status false exactly, any 2xx or 4xx status code, on each REST interface (none for GraphQL: NS-GQL-08)', () => {
+    for (const iface of INTERFACES) {
+      const refusals = PLANS[iface]('svc').filter((p) => p.refused);
+      if (REFUSALS[iface] === undefined) {
+        expect(refusals, iface).toEqual([]);
+        continue;
+      }
+      expect(refusals.length, iface).toBeGreaterThanOrEqual(2);
+      const pact = read(dir, pactFileName(iface));
+      for (const plan of refusals) {
+        const i = pact.interactions.find((x) => x.description === plan.description);
+        expect(i?.response.matchingRules?.body?.['$.status']?.matchers, plan.description).toEqual([{ match: 'equality' }]);
+        expect(i?.response.matchingRules?.status, plan.description).toEqual({
+          $: {
+            combine: 'OR',
+            matchers: [
+              { match: 'statusCode', status: 'success' },
+              { match: 'statusCode', status: 'clientError' },
+            ],
+          },
+        });
+      }
+    }
+  });
+
+  it('successes: status true exactly on each REST interface, so a refusal in the same envelope fails them', () => {
+    for (const iface of INTERFACES) {
+      if (iface === 'graphql') continue;
+      const pact = read(dir, pactFileName(iface));
+      const successes = PLANS[iface]('svc').filter((p) => !p.refused);
+      expect(successes.length, iface).toBeGreaterThan(0);
+      for (const plan of successes) {
+        const i = pact.interactions.find((x) => x.description === plan.description);
+        expect(i?.response.matchingRules?.body?.['$.status']?.matchers, plan.description).toEqual([{ match: 'equality' }]);
+        expect((i?.response.body as { content?: { status?: unknown } } | undefined)?.content?.status, plan.description).toBe(
+          true,
+        );
+      }
+    }
   });
 
   it('the vendor decides header, route and namespace names', () => {
@@ -144,11 +205,11 @@ describe('consumer interactions against the Pact mock server', () => {
     expect(refused).toEqual([]);
   });
 
-  it('every mock response is valid against the response schema of its endpoint', () => {
+  it('every mock response is valid against the response schema of its endpoint (a refusal: the failure envelope)', () => {
     const registry = schemaRegistry();
     const invalid: string[] = [];
     for (const x of exchanges) {
-      const ref = x.interaction.endpoint.response as string;
+      const ref = x.interaction.responseSchema;
       const body = x.iface === 'graphql' ? (x.body as { data?: unknown }).data : x.body;
       const issues = tolerated(registry.check(ref, body), x.interaction.omitted);
       if (issues.length > 0) invalid.push(`${x.iface}/${x.interaction.endpoint.id}: ${JSON.stringify(issues)}`);

@@ -46,5 +46,80 @@ export function networkPlan(): InteractionPlan[] {
     read('bonus-commission', 'a page of bonus commissions', { start: '0', limit: '2' }),
     read('user-geneology', 'a read of the geneology tree'),
     read('withdrawal', 'a read of the withdrawal page'),
+    {
+      // A new account on every run, at a free position of the account's tree (a parent has two).
+      endpoint: 'auth-register',
+      description: 'a registration at a free position of the tree',
+      states: [{ name: 'a free position in the tree of the network account exists' }],
+      auth: false,
+      body: {
+        first_name: 'Pact',
+        last_name: 'Network',
+        username: injected('new_username', 'pactnet1'),
+        password: 'Pact-pass-2024',
+        email: injected('new_email', 'pact.net@example.test'),
+        net_user: {
+          phone: '0123456789',
+          sponsor_name: injected('sponsor_name', 'netroot'),
+          parent_name: injected('parent_name', 'netroot'),
+          position: injected('position', 'left'),
+          address: '1 Contract Street',
+        },
+      },
+    },
+    {
+      // The bank details of a new account, not of the target data's account.
+      endpoint: 'bank-details-save',
+      description: 'a save of the bank details',
+      states: [{ name: 'a new network account in the tree exists' }],
+      auth: true,
+      body: {
+        account_holder_name: 'Pact Network',
+        account_number: '12345678',
+        bank_name: 'Contract Bank',
+        branch: 'Springfield',
+        ifsc_code: 'PACT0001',
+        contact_number: '0123456789',
+      },
+    },
+    {
+      endpoint: 'withdrawal-request',
+      description: 'a withdrawal request of the minimum amount',
+      states: [account, { name: 'the account can withdraw the minimum amount' }],
+      auth: true,
+      body: { amount: injected('amount', 10) },
+    },
+    {
+      // An account registered without a place (AMB-NET-03) joins at a free position.
+      endpoint: 'join-net',
+      description: 'a join of the tree at a free position',
+      states: [
+        { name: 'a network account without a place in the tree exists' },
+        { name: 'a free position in the tree of the network account exists' },
+      ],
+      auth: true,
+      body: {
+        sponsor_name: injected('sponsor_name', 'netroot'),
+        parent_name: injected('parent_name', 'netroot'),
+        position: injected('position', 'left'),
+      },
+    },
+    // Refusals (section 7, NET-ENV-03): status false and a general failure message; no status code is
+    // shown. A wrong password (NET-AUTH-03); no svc_token header (section 5, NET-AUTH-05).
+    {
+      endpoint: 'auth-login',
+      description: 'a login with a wrong password, refused',
+      states: [account],
+      auth: false,
+      body: { username: injected('username', 'netroot'), password: 'Wrong-pass-2024' },
+      refused: true,
+    },
+    {
+      endpoint: 'bank-details',
+      description: 'a read of the bank details without a token, refused',
+      states: [],
+      auth: false,
+      refused: true,
+    },
   ];
 }

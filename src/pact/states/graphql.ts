@@ -1,4 +1,15 @@
-import { asList, asRecord, type Handler, need, requireToken, StateError, type StateTarget, send, short } from './target.js';
+import {
+  asList,
+  asRecord,
+  freshEmail,
+  type Handler,
+  need,
+  requireToken,
+  StateError,
+  type StateTarget,
+  send,
+  short,
+} from './target.js';
 
 // Provider states of document 3, created through the target's GraphQL endpoint.
 
@@ -46,4 +57,5 @@ export const graphqlStates: Record<string, Handler> = {
     return { cart_id: String(line.cart_id) };
   },
   'a valid coupon exists': async (t) => ({ code: need(t, 'SFC_GQL_COUPON', 'a valid coupon exists') }),
+  'no customer has the e-mail address of the registration': async () => ({ new_email: freshEmail() }),
 };

@@ -62,6 +62,18 @@ export function requireToken(t: StateTarget, state: string): string {
   return t.token;
 }
 
+/**
+ * A name no earlier run used (letters and digits, as usernames must be): accounts a contract
+ * creates are new on every verification, so a second run is never refused as a duplicate.
+ */
+export const freshName = (prefix: string): string =>
+  `${prefix}${Date.now().toString(36)}${Math.floor(Math.random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0')}`;
+
+/** A fresh e-mail address of the reserved example.test domain. */
+export const freshEmail = (): string => `${freshName('sfcpact')}@example.test`;
+
 export const short = (a: Answer): string => `HTTP ${a.status} ${a.text.slice(0, 200)}`;
 
 export const asRecord = (v: unknown): Record<string, unknown> | undefined =>
@@ -69,5 +81,8 @@ export const asRecord = (v: unknown): Record<string, unknown> | undefined =>
 
 export const asList = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 
+/** A value for provider-state injection: a scalar, or a map the request sends whole (keys are the target's). */
+export type StateValue = string | number | Record<string, string | number>;
+
 /** A state handler: parameters of the contract in, values for provider-state injection out. */
-export type Handler = (t: StateTarget, params: Record<string, unknown>) => Promise<Record<string, string | number> | undefined>;
+export type Handler = (t: StateTarget, params: Record<string, unknown>) => Promise<Record<string, StateValue> | undefined>;
