@@ -101,9 +101,11 @@ export function resolveSettings(input: RawInputs, command: 'run' | 'self-test'):
   } else interfaces = [...INTERFACES];
 
   const data: Record<string, string> = {};
-  for (const { key } of DATA_KEYS) {
+  for (const { key, form, formHelp } of DATA_KEYS) {
     const v = input.flags[key] ?? input.env[key] ?? input.dotenv[key];
-    if (typeof v === 'string') data[key] = v;
+    if (typeof v !== 'string') continue;
+    if (form && v.trim() !== '' && !form.test(v.trim())) throw new UsageError(`${key} must be ${formHelp}, got "${v}"`);
+    data[key] = v;
   }
   const seed = out.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : (out.seed as number);
   if (seed >= 2 ** 31) throw new UsageError(`seed must be below 2147483648, got ${seed}`);

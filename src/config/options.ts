@@ -124,8 +124,11 @@ export const OPTIONS: OptionDef[] = [
   },
 ];
 
-/** Target data keys (`.env.example`): passed to the checks, never printed in reports. */
-export const DATA_KEYS: { key: string; help: string; reference: string }[] = [
+/**
+ * Target data keys (`.env.example`): passed to the checks, never printed in reports. `form`: a
+ * value must match it (`formHelp` says how), checked when the settings are read.
+ */
+export const DATA_KEYS: { key: string; help: string; reference: string; form?: RegExp; formHelp?: string }[] = [
   {
     key: 'SFC_NET_USERNAME',
     help: 'document 2 A: account with payouts, commissions, bank details and a balance',
@@ -149,6 +152,13 @@ export const DATA_KEYS: { key: string; help: string; reference: string }[] = [
   { key: 'SFC_GQL_PASSWORD', help: 'document 3: its password', reference: 'Customer-pass-2024' },
   { key: 'SFC_GQL_PRODUCT_ID', help: 'document 3: a product addable to the cart without options', reference: '40' },
   { key: 'SFC_GQL_COUPON', help: 'document 3: a valid coupon code', reference: '2222' },
+  {
+    key: 'SFC_GQL_COUPON_OFF',
+    help: 'document 3: what that coupon takes off, an amount (10.00) or a share (10%); empty: sign and bound only',
+    reference: '10',
+    form: /^(\d{1,9}(\.\d{1,4})?|(100|\d{1,2})(\.\d{1,4})?%)$/,
+    formHelp: 'an amount such as 10.00, or a share of the subtotal such as 10% (at most 100%)',
+  },
 ];
 
 /** Keys whose values are secrets: redacted wherever they could appear. */

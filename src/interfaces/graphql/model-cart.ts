@@ -4,8 +4,10 @@ import { addToCart, type Ctx, cartLines, emptyCart, num, op, record, refusal, sh
 
 /**
  * The cart of one customer as the model sees it ("1. What the service does": add, change a
- * quantity, remove a line, apply a coupon, empty). One product (SFC_GQL_PRODUCT_ID) and one fixed
- * coupon (SFC_GQL_COUPON, 10.00 off) are all the data contract offers.
+ * quantity, remove a line, apply a coupon, empty). One product (SFC_GQL_PRODUCT_ID) and one valid
+ * coupon (SFC_GQL_COUPON) are all the data contract offers; the document gives no coupon amount, so
+ * what the coupon takes off is the target's data too (SFC_GQL_COUPON_OFF), and without it only the
+ * sign and bound of coupon_discount are judged.
  */
 export interface CartModel {
   /** The product's lines by cart_id, in the order the target listed them. */
@@ -21,12 +23,31 @@ export interface CartReal {
   token: string;
   product: string;
   coupon?: string;
+  /** What the coupon takes off (SFC_GQL_COUPON_OFF); unknown: sign and bound only. */
+  couponOff?: CouponOff;
   /** Every result of the run, so a failure shows the steps before it. */
   trail: GraphQLResult[];
 }
 
-/** Fixed coupon discount of the data contract (SFC_GQL_COUPON: "fixed 10.00 off"). */
-export const COUPON_OFF = 10;
+/** What the valid coupon takes off: a fixed amount (capped at the subtotal) or a share of the subtotal. */
+export type CouponOff = { kind: 'amount'; value: number } | { kind: 'share'; percent: number };
+
+/** Reads SFC_GQL_COUPON_OFF (`10.00` or `10%`, its form checked with the settings); empty: unknown. */
+export function couponOff(raw: string | undefined): CouponOff | undefined {
+  const v = raw?.trim();
+  if (!v) return undefined;
+  return v.endsWith('%') ? { kind: 'share', percent: Number(v.slice(0, -1)) } : { kind: 'amount', value: Number(v) };
+}
+
+/**
+ * The coupon_discount due on `subtotal`, and how far from it a target may round: a share may be
+ * rounded either way to the cent (the document does not say how).
+ */
+export function couponDue(off: CouponOff, subtotal: number): { due: number; slack: number } {
+  if (off.kind === 'amount') return { due: -Math.min(off.value, subtotal), slack: CENT };
+  return { due: -(subtotal * off.percent) / 100, slack: 0.01 + CENT };
+}
+
 const CENT = 0.005;
 
 const total = (m: CartModel) => m.lines.reduce((s, l) => s + l.quantity, 0);
@@ -61,9 +82,14 @@ function checkMoney(m: CartModel, r: CartReal, res: GraphQLResult, field: string
   if (m.coupon === 'unknown') m.coupon = carries ? 'applied' : 'none';
   if (m.coupon === 'applied' && quantity > 0) {
     if (!carries) fail(r, `${field}: coupon ${r.coupon} was applied, but coupon_code is ${short(code)}`, res);
-    const due = -Math.min(COUPON_OFF, subtotal);
-    if (Math.abs(discount - due) > CENT)
-      fail(r, `${field}: expected coupon_discount ${due} (fixed ${COUPON_OFF} off), got ${short(s.coupon_discount)}`, res);
+    if (r.couponOff) {
+      const { due, slack } = couponDue(r.couponOff, subtotal);
+      const off = r.couponOff.kind === 'amount' ? `${r.couponOff.value} off` : `${r.couponOff.percent}% off`;
+      if (Math.abs(discount - due) > slack)
+        fail(r, `${field}: expected coupon_discount ${due} (${off}, SFC_GQL_COUPON_OFF), got ${short(s.coupon_discount)}`, res);
+    } else if (discount > CENT || discount < -subtotal - CENT)
+      // "coupon_discount (negative when a discount applies)": never positive, never more than the subtotal.
+      fail(r, `${field}: coupon_discount ${discount} should lie between -subtotal (${-subtotal}) and 0`, res);
   }
   if (m.coupon === 'none') {
     if (code !== '' && code !== null && code !== undefined)
@@ -207,8 +233,10 @@ class ApplyCoupon implements Cmd {
       if (why) return;
       m.coupon = 'applied';
       const d = num(record(res.data?.addCoupon)?.coupon_discount) ?? 0;
-      if (d > CENT || d < -COUPON_OFF - CENT)
-        fail(r, `addCoupon on an empty cart: coupon_discount ${d} is not between -10 and 0`, res);
+      // Never positive; an amount coupon may show its whole amount before there is anything to cut.
+      const floor = r.couponOff?.kind === 'amount' ? -r.couponOff.value : r.couponOff ? 0 : Number.NEGATIVE_INFINITY;
+      if (d > CENT || d < floor - CENT)
+        fail(r, `addCoupon on an empty cart: coupon_discount ${d} is not between ${floor} and 0`, res);
       return;
     }
     if (why) fail(r, `addCoupon of the valid coupon ${code} on a cart of ${total(m)} was refused: ${why}`, res);

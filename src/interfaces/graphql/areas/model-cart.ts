@@ -3,7 +3,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty } from '../../../checks/properties.js';
 import { newSession, productId } from '../client.js';
-import { type CartModel, type CartReal, cartCommands, finalRead } from '../model-cart.js';
+import { type CartModel, type CartReal, cartCommands, couponOff, finalRead } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
 
 /** The cart as a state machine: random command sequences, each on a fresh account, against a model. */
@@ -33,6 +33,9 @@ export const modelCartArea: AreaSpec<ModelState> = {
         const product = productId(ctx);
         const coupon = ctx.data('SFC_GQL_COUPON');
         if (!coupon) ctx.note('SFC_GQL_COUPON is not set: the coupon commands are left out of the sequences');
+        const off = couponOff(ctx.data('SFC_GQL_COUPON_OFF'));
+        if (coupon && !off)
+          ctx.note('SFC_GQL_COUPON_OFF is not set: coupon_discount is judged by its sign and bound, not by its amount');
         // fc.commands inside checkProperty (not checkCommands): one more add after the sequence
         // reads the whole cart back, so a sequence ending in update, delete or empty is judged too.
         await checkProperty(
@@ -42,7 +45,14 @@ export const modelCartArea: AreaSpec<ModelState> = {
           async (cmds) => {
             const session = await newSession(ctx);
             const model: CartModel = { lines: [], coupon: 'none' };
-            const real: CartReal = { ctx, token: session.token, product, trail: [], ...(coupon ? { coupon } : {}) };
+            const real: CartReal = {
+              ctx,
+              token: session.token,
+              product,
+              trail: [],
+              ...(coupon ? { coupon } : {}),
+              ...(off ? { couponOff: off } : {}),
+            };
             await fc.asyncModelRun(() => ({ model, real }), cmds);
             await finalRead(model, real);
           },
