@@ -56,6 +56,23 @@ export function refusedWithFieldError(ctx: Ctx, call: Call, field: string, what:
   return body;
 }
 
+/** The fields that place a member in the binary tree, at register (net_user[x]) and at /Join_net. */
+export const PLACEMENT_FIELDS = ['sponsor_name', 'parent_name', 'position'] as const;
+
+/**
+ * NET-REG-14: a placement refusal (unknown sponsor or parent, position taken) that carries errors as
+ * an object keys it by a placement field; errors as an array (no field error) is accepted too.
+ */
+export function placementRefusalKeyed(ctx: Ctx, call: Call, what: string): void {
+  const errors = call.body.errors;
+  if (Array.isArray(errors)) return;
+  ctx.expect(
+    PLACEMENT_FIELDS.some((f) => keyedBy(errors, f)),
+    `${what}: errors is an object but names none of ${PLACEMENT_FIELDS.join(', ')} (as x, net_user[x] or net_user.x), got ${described(call)}`,
+    call.ex,
+  );
+}
+
 /** The endpoint's response schema (envelope + payload on success). */
 export function conforms(ctx: Ctx, call: Call, endpointId: string): Json {
   const body = ctx.json<unknown>(call.ex);

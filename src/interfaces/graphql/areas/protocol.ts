@@ -1,7 +1,27 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type GraphQLResult, hasErrors } from '../../../graphql/client.js';
-import { type Account, gql, graphqlUrl, login, newAccount, op } from '../client.js';
+import { prepareUnchecked } from '../../../graphql/documents.js';
+import {
+  type Account,
+  accepted,
+  addToCart,
+  customerInput,
+  emptyCart,
+  freshAccount,
+  gql,
+  graphqlUrl,
+  login,
+  newAccount,
+  op,
+  optionsForm,
+  phoneForm,
+  productId,
+  quantityOf,
+  record,
+  refusal,
+  short,
+} from '../client.js';
 import { leakedInternals, noSecretsCheck } from './common.js';
 
 /** The transport and the envelope: where operations go, what comes back, malformed requests. */
@@ -12,6 +32,28 @@ interface ProtocolState {
 }
 
 type C = CheckContext<ProtocolState>;
+
+/** A JSON value written as a GraphQL literal (object keys are field names, so they stay bare). */
+function graphqlLiteral(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(graphqlLiteral).join(', ')}]`;
+  if (v !== null && typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}: ${graphqlLiteral(x)}`)
+      .join(', ')}}`;
+  // A JSON string, number, boolean or null is also a GraphQL literal of it.
+  return JSON.stringify(v);
+}
+
+/**
+ * Sends an operation whose arguments are written inline (no variables). Validated against the SDL
+ * when it can be; the readings the SDL does not spell (integer telephone, options as an object:
+ * AMB-GQL-02, AMB-GQL-04) go unvalidated, as the probes of those readings do.
+ */
+function sendInline(ctx: C, text: string, checked: boolean, options: { token?: string } = {}): Promise<GraphQLResult> {
+  const client = gql(ctx);
+  const prepared = checked ? client.book.prepare(text, 'inline arguments') : prepareUnchecked(text, ctx.settings.vendor);
+  return client.send(prepared, {}, options);
+}
 
 export const protocolArea: AreaSpec<ProtocolState> = {
   interface: 'graphql',
@@ -31,6 +73,54 @@ export const protocolArea: AreaSpec<ProtocolState> = {
       needs: ['account'],
       async run(ctx: C) {
         ctx.state.loginRes = (await login(ctx, ctx.state.account!)).res;
+      },
+    },
+    {
+      id: 'GQL-HTTP-04',
+      title: 'register, login and addProductToCart with their arguments written inline (no variables) work as with variables',
+      needs: ['account'],
+      async run(ctx: C) {
+        // The reading of telephone and postcode (AMB-GQL-02) was probed by the register of GQL-HTTP-01.
+        const phone = phoneForm(ctx) ?? 'string';
+        const account = freshAccount(ctx);
+        const reg = await sendInline(
+          ctx,
+          `mutation register { register(input: ${graphqlLiteral(customerInput(ctx, account, phone))}) }`,
+          phone === 'string',
+        );
+        ctx.expect(
+          reg.data?.register === true,
+          `register with its CustomerInput inline: expected register: true, got ${refusal(reg, 'register') ?? short(reg.data?.register)}`,
+          reg.exchange,
+        );
+        const lg = await sendInline(
+          ctx,
+          `mutation login { login(email: ${graphqlLiteral(account.email)}, password: ${graphqlLiteral(account.password)}) { svc_token } }`,
+          true,
+        );
+        const token = record(accepted(ctx, lg, 'login'))?.[`${ctx.settings.vendor}_token`];
+        if (typeof token !== 'string' || token.length === 0)
+          ctx.fail(`login with email and password inline: expected a token, got ${short(lg.data?.login)}`, lg.exchange);
+        const product = productId(ctx);
+        ctx.onTeardown(async () => {
+          await emptyCart(ctx, { token });
+        });
+        // One add through variables settles the reading of options (AMB-GQL-04), then the same inline.
+        accepted(ctx, await addToCart(ctx, token, product, 1), 'addProductToCart');
+        const form = optionsForm(ctx) ?? 'object';
+        const add = await sendInline(
+          ctx,
+          `mutation addProductToCart { addProductToCart(input: {product_id: ${graphqlLiteral(product)}, quantity: 2, options: ${form === 'object' ? '{}' : '[]'}}) { items { product_id quantity } } }`,
+          form === 'list',
+          { token },
+        );
+        const summary = accepted(ctx, add, 'addProductToCart');
+        const q = quantityOf(summary, product);
+        ctx.expect(
+          q === 3,
+          `addProductToCart of 2 with its input inline after 1 through variables: expected 3 of product ${product}, found ${q}`,
+          add.exchange,
+        );
       },
     },
     {

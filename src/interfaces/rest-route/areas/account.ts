@@ -11,6 +11,8 @@ import { sweepChecks } from '../sweep.js';
 interface AccountState {
   me: Provisioned;
   other: Provisioned;
+  /** Two fresh customers: `a`'s token names `b`'s e-mail (the document ties the e-mail to no token). */
+  pair: { a: Provisioned; b: Provisioned };
   loginField: LoginField;
   oldPassword: string;
   newPassword: string;
@@ -18,6 +20,15 @@ interface AccountState {
 type C = CheckContext<AccountState>;
 
 const me = (ctx: C): Provisioned => ctx.state.me as Provisioned;
+
+/** Two fresh customers of the reading `me` took, made once per area. */
+async function pair(ctx: C): Promise<{ a: Provisioned; b: Provisioned }> {
+  if (!ctx.state.pair) {
+    const reading = me(ctx).account.reading;
+    ctx.state.pair = { a: await provision(ctx, reading), b: await provision(ctx, reading) };
+  }
+  return ctx.state.pair;
+}
 
 export const accountArea: AreaSpec<AccountState> = {
   interface: 'rest-route',
@@ -181,6 +192,55 @@ export const accountArea: AreaSpec<AccountState> = {
           ex,
           login,
         );
+      },
+    },
+    {
+      // Found by mutation testing (audit): a target that, given another customer's e-mail, issued the
+      // code for the token holder and answered with the holder's e-mail survived, as every check
+      // named the holder's own e-mail. A target may refuse such a request (its own rule: RR-SEC-04);
+      // when it accepts, the answer must name the e-mail sent (row 13).
+      id: 'RR-PWD-02',
+      title: "POST forgotten naming another registered customer's e-mail: if accepted, data names that e-mail",
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const { a, b } = await pair(ctx);
+        const email = b.account.fields.email;
+        const ex = await call(ctx, 'POST', ROUTES.forgotten, { session: a.session, json: { email } });
+        if (bodyOf(ex)?.status !== true) {
+          ctx.note("the target refused a code for an e-mail other than the token holder's (a rule of its own; not asserted)");
+          return;
+        }
+        const body = envelope(ctx, ex, 'account-forgotten.post');
+        ctx.expect(
+          dataOf(body).email === email,
+          `POST forgotten for ${email} (another customer's token) succeeded naming ${JSON.stringify(dataOf(body).email)}`,
+          ex,
+        );
+      },
+    },
+    {
+      // Found by mutation testing (audit): an update that, given another customer's e-mail, set the
+      // token holder's password instead survived. When the target accepts such an update, the new
+      // password is the one of the account the e-mail names (row 14: email and the new password).
+      id: 'RR-PWD-05',
+      title: "an update naming another registered customer's e-mail: if accepted, that customer's password changes",
+      needs: ['me', 'loginField'],
+      run: async (ctx: C) => {
+        const { a, b } = await pair(ctx);
+        const field = ctx.state.loginField as LoginField;
+        const next = ctx.names.password();
+        const ex = await call(ctx, 'POST', ROUTES.updatePassword, {
+          session: a.session,
+          json: { email: b.account.fields.email, password: next },
+        });
+        if (bodyOf(ex)?.status !== true) {
+          ctx.note("the target refused an update of an e-mail other than the token holder's (a rule of its own; not asserted)");
+          return;
+        }
+        const fresh = await postLogin(ctx, field, b.account.fields, next);
+        expectAccepted(ctx, fresh, `login of ${b.account.fields.email} with the new password its accepted update set`);
+        const stale = await postLogin(ctx, field, b.account.fields);
+        expectRefused(ctx, stale, `login of ${b.account.fields.email} with its old password after the accepted update`);
       },
     },
     ...sweepChecks<AccountState>(),

@@ -1,6 +1,14 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { type Account, freshFields, postRegister, type Reading, type RegisterFields, register } from '../accounts.js';
+import {
+  type Account,
+  freshFields,
+  postRegister,
+  type Reading,
+  type RegisterFields,
+  register,
+  registerBody,
+} from '../accounts.js';
 import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, shown } from '../client.js';
 import { expectAccepted, expectRefused } from '../refusals.js';
 import { sweepChecks } from '../sweep.js';
@@ -191,6 +199,31 @@ export const registrationArea: AreaSpec<RegistrationState> = {
           ctx.note(`the target refused the table fields (${shown(first)}); the second attempt must be refused all the same`);
         const second = await postRegister(ctx, 'table', freshFields(ctx, { username }));
         expectRefused(ctx, second, 'register with a username already taken', ['error_username', 'error_exists', 'username']);
+      },
+    },
+    {
+      // Found by mutation testing (audit): a target that read numbers as no text (so a JSON integer
+      // phone was missing) or JSON booleans as no flag survived, as no check sent the table's types.
+      id: 'RR-REG-15',
+      title: 'parameter-table fields in the table types: phone a JSON integer of 10 digits, newsletter a JSON boolean',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        // Only a target that takes the table fields is bound by their types (AMB-RR-03).
+        const plain = await postRegister(ctx, 'table', freshFields(ctx));
+        if (bodyOf(plain)?.status !== true)
+          ctx.skip(
+            `the target refused the parameter-table fields with string values, so their types do not apply: ${shown(plain)}`,
+          );
+        const typed: Array<[string, Record<string, unknown>]> = [
+          ['phone as a JSON integer of 10 digits', { phone: Number(ctx.names.phone()) }],
+          ['newsletter as the JSON boolean true', { newsletter: true }],
+          ['newsletter as the JSON boolean false', { newsletter: false }],
+        ];
+        for (const [what, patch] of typed) {
+          const json = { ...registerBody('table', freshFields(ctx)), ...patch };
+          const ex = await call(ctx, 'POST', ROUTES.register, { json });
+          expectAccepted(ctx, ex, `register with the parameter-table fields and ${what}`);
+        }
       },
     },
     ...sweepChecks<RegistrationState>({ others: false }),

@@ -1,7 +1,15 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type Call, isObject, net } from '../client.js';
-import { conforms, described, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import {
+  conforms,
+  described,
+  noServerErrorCheck,
+  placementRefusalKeyed,
+  refused,
+  refusedWithFieldError,
+  succeeded,
+} from '../expect.js';
 import { type Account, anchorAccount, register, registerForm } from '../provision.js';
 
 /**
@@ -14,6 +22,8 @@ interface JoinState {
   /** A registered account not yet placed, or undefined when the target places everyone at register. */
   unplaced: Account;
   joined: Call;
+  /** NET-JOIN-04's refusal at a taken position, read by NET-REG-14. */
+  taken: Call;
 }
 
 type Ctx = CheckContext<JoinState>;
@@ -67,11 +77,31 @@ export const joinArea: AreaSpec<JoinState> = {
       },
     },
     {
+      id: 'NET-ENV-05',
+      title: 'an account not yet placed in the tree: user_geneology, payout_list, bank_details and withdrawal get no HTTP 5xx',
+      needs: ['anchor'],
+      async run(ctx: Ctx) {
+        const u = await unplacedAccount(ctx);
+        if (!u) ctx.skip('no account without a place in the tree can be made through this target (see the AMB-NET-03 choice)');
+        ctx.state.unplaced = u;
+        // What such an account gets is not shown (NS-NET-09); only that its requests do not crash the service.
+        for (const path of ['/user_geneology', '/payout_list', '/bank_details', '/withdrawal']) {
+          const call = await net(ctx).get(path, { token: u.token });
+          const status = call.ex.response?.status ?? 0;
+          ctx.expect(
+            status < 500,
+            `GET ${path} of an account not yet placed: expected no HTTP 5xx, got ${described(call)}`,
+            call.ex,
+          );
+        }
+      },
+    },
+    {
       id: 'NET-JOIN-01',
       title: "an account registered without a place joins at the anchor's left: status true",
       needs: ['anchor'],
       async run(ctx: Ctx) {
-        const u = await unplacedAccount(ctx);
+        const u = ctx.state.unplaced ?? (await unplacedAccount(ctx));
         if (!u) ctx.skip('no account without a place in the tree can be made through this target (see the AMB-NET-03 choice)');
         ctx.state.unplaced = u;
         const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'left' };
@@ -89,7 +119,19 @@ export const joinArea: AreaSpec<JoinState> = {
         const v = await unplacedAccount(ctx);
         if (!v) ctx.skip('no second account without a place in the tree could be made');
         const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'left' };
-        refused(ctx, await join(ctx, v.token, form), 'Join_net at a taken position');
+        const call = await join(ctx, v.token, form);
+        ctx.state.taken = call;
+        refused(ctx, call, 'Join_net at a taken position');
+      },
+    },
+    {
+      id: 'NET-REG-14',
+      title: 'the refused Join_net at a taken position keys errors by a placement field',
+      needs: ['taken'],
+      async run(ctx: Ctx) {
+        const call = ctx.state.taken as Call;
+        if (call.body.status !== false) ctx.skip('Join_net at a taken position was not refused (NET-JOIN-04)');
+        placementRefusalKeyed(ctx, call, 'Join_net at a taken position');
       },
     },
     noServerErrorCheck(),

@@ -160,6 +160,21 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       },
     },
     {
+      id: 'NET-PAY-06',
+      title: 'payout_details?payout_id=987654321 (no payout of the holder has it): refused',
+      needs: ['root', 'payouts'],
+      async run(ctx: Ctx) {
+        const id = 987654321;
+        if ((ctx.state.payouts as Json[]).some((p) => String(p.payout_id) === String(id)))
+          ctx.skip(`SFC_NET_USERNAME has a payout ${id}`);
+        const call = await net(ctx).get('/payout_details', {
+          token: (ctx.state.root as Account).token,
+          query: { payout_id: id },
+        });
+        refused(ctx, call, `payout_details of payout ${id}, which the holder does not have`);
+      },
+    },
+    {
       id: 'NET-SEC-05',
       title: "another account's token gets none of the commissions of SFC_NET_USERNAME's payout",
       needs: ['payouts'],

@@ -1,7 +1,15 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { isObject, type Json, net, SCHEMAS } from '../client.js';
-import { conforms, described, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { type Call, isObject, type Json, net, SCHEMAS } from '../client.js';
+import {
+  conforms,
+  described,
+  noServerErrorCheck,
+  placementRefusalKeyed,
+  refused,
+  refusedWithFieldError,
+  succeeded,
+} from '../expect.js';
 import { type Account, register, registerForm, registerInTree, rootAccount } from '../provision.js';
 import { childAt, nodes, type TreeNode, toNode } from '../tree.js';
 
@@ -16,6 +24,8 @@ interface TreeState {
   b: Account;
   c: Account;
   tree: Json;
+  /** The refused placements (taken position, third child, unknown parent or sponsor), read by NET-REG-14. */
+  placementRefusals: Array<{ what: string; call: Call }>;
 }
 
 type Ctx = CheckContext<TreeState>;
@@ -33,6 +43,11 @@ const underB = (ctx: Ctx, overrides: Record<string, string | undefined>) => {
 
 const keyOf = (acc: Account | undefined): string =>
   acc?.netUser && typeof acc.netUser.user_key === 'string' ? acc.netUser.user_key : '';
+
+/** Keeps a refused placement for NET-REG-14. */
+function placementRefused(ctx: Ctx, what: string, call: Call): void {
+  ctx.state.placementRefusals = [...(ctx.state.placementRefusals ?? []), { what, call }];
+}
 
 function geneology(ctx: Ctx): { root: Json; child: (side: string) => Json | undefined } {
   const root = ctx.state.tree as Json;
@@ -129,6 +144,7 @@ export const registrationArea: AreaSpec<TreeState> = {
       needs: ['b'],
       async run(ctx: Ctx) {
         const { call } = await register(ctx, underA(ctx, 'left'));
+        placementRefused(ctx, 'register at a taken position', call);
         refused(ctx, call, 'register at a taken position');
       },
     },
@@ -142,6 +158,7 @@ export const registrationArea: AreaSpec<TreeState> = {
         ctx.state.c = c.account;
         for (const side of ['left', 'right']) {
           const { call } = await register(ctx, underA(ctx, side));
+          placementRefused(ctx, `register a third child under A (${side})`, call);
           refused(ctx, call, `register a third child under A (${side})`);
         }
       },
@@ -170,6 +187,7 @@ export const registrationArea: AreaSpec<TreeState> = {
       needs: ['a'],
       async run(ctx: Ctx) {
         const { call } = await register(ctx, underB(ctx, { 'net_user[parent_name]': ctx.names.username() }));
+        placementRefused(ctx, 'register under an unknown parent', call);
         refused(ctx, call, 'register under an unknown parent');
       },
     },
@@ -179,7 +197,21 @@ export const registrationArea: AreaSpec<TreeState> = {
       needs: ['a'],
       async run(ctx: Ctx) {
         const { call } = await register(ctx, underB(ctx, { 'net_user[sponsor_name]': ctx.names.username() }));
+        placementRefused(ctx, 'register under an unknown sponsor', call);
         refused(ctx, call, 'register under an unknown sponsor');
+      },
+    },
+    {
+      id: 'NET-REG-14',
+      title: 'the refused placements (taken position, third child, unknown parent or sponsor) key errors by a placement field',
+      needs: ['placementRefusals'],
+      async run(ctx: Ctx) {
+        // "Validation failures return errors as an object keyed by the field name", the examples
+        // including "username or email already existing": a name that is no member, or a side
+        // already taken, is the same kind of failure of a placement field.
+        const refusals = (ctx.state.placementRefusals ?? []).filter((r) => r.call.body.status === false);
+        if (refusals.length === 0) ctx.skip('no placement was refused in this area (see NET-REG-07, -08, -12, -13)');
+        for (const r of refusals) placementRefusalKeyed(ctx, r.call, r.what);
       },
     },
     {
@@ -228,6 +260,17 @@ export const registrationArea: AreaSpec<TreeState> = {
         for (const phone of ['987654321', 'abcdefghij']) {
           const { call } = await register(ctx, underB(ctx, { 'net_user[phone]': phone }));
           refusedWithFieldError(ctx, call, 'phone', `register with phone "${phone}"`);
+        }
+      },
+    },
+    {
+      id: 'NET-REG-15',
+      title: 'register with each required field sent empty (""): refused with errors keyed by it',
+      needs: ['a'],
+      async run(ctx: Ctx) {
+        for (const field of ['first_name', 'last_name', 'username', 'password', 'email', 'net_user[address]']) {
+          const { call } = await register(ctx, underB(ctx, { [field]: '' }));
+          refusedWithFieldError(ctx, call, field.replace(/^net_user\[(.*)\]$/, '$1'), `register with ${field} ""`);
         }
       },
     },

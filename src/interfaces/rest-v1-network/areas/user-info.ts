@@ -139,6 +139,21 @@ export const userInfoArea: AreaSpec<UserState> = {
       },
     },
     {
+      id: 'NET-ENV-05',
+      title: 'uni-get-user-info with user_key given twice (?user_key=a&user_key=b): no HTTP 5xx',
+      needs: ['root', 'info'],
+      async run(ctx: Ctx) {
+        // A repeated query parameter is something any client can send; what the lookup answers to it
+        // is not shown, only that it does not crash the service.
+        const root = ctx.state.root as Account;
+        const key = rec((ctx.state.info as Call).body.uni_user).user_key ?? root.netUser?.user_key;
+        const k = typeof key === 'string' && key !== '' ? key : 'SFCKEY';
+        const call = await net(ctx).uniLookup({ user_key: [k, k] }, root.token);
+        const status = call.ex.response?.status ?? 0;
+        ctx.expect(status < 500, `uni-get-user-info with user_key twice: expected no HTTP 5xx, got ${described(call)}`, call.ex);
+      },
+    },
+    {
       id: 'NET-SEC-03',
       title: 'neither user-info nor the lookup returns the password hash user_pass',
       needs: ['info'],

@@ -194,6 +194,50 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
         );
       },
     },
+    {
+      id: 'NET-WD-13',
+      title: 'total_balance did not grow with the accepted withdrawal (reduced by it, or the gross unchanged)',
+      needs: ['before', 'requested', 'after'],
+      async run(ctx: Ctx) {
+        const before = ctx.state.before as Call;
+        const after = ctx.state.after as Call;
+        const was = num(rec(before.body.withdrawal_info).total_balance);
+        const is = num(rec(after.body.withdrawal_info).total_balance);
+        // Other areas never add earnings to this account; they can only spend from it meanwhile.
+        ctx.expect(
+          Number.isFinite(was) && Number.isFinite(is) && is <= was + 0.005,
+          `after a withdrawal request of ${money(ctx.state.requested as number)}, total_balance went from ${JSON.stringify(rec(before.body.withdrawal_info).total_balance)} to ${JSON.stringify(rec(after.body.withdrawal_info).total_balance)}`,
+          before.ex,
+          after.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-PROP-01',
+      title: 'withdrawal_request of 0 (below a positive minimum): refused with errors keyed amount',
+      needs: ['min'],
+      async run(ctx: Ctx) {
+        const min = ctx.state.min as number;
+        if (!(min > 0)) ctx.skip(`the minimum is ${min}: 0 is not past it`);
+        refusedWithFieldError(ctx, await request(ctx, { amount: '0' }), 'amount', `withdrawal_request of 0 (minimum ${min})`);
+      },
+    },
+    {
+      id: 'NET-WD-12',
+      title: 'withdrawal_request with a whole-number amount written without a decimal point: status true',
+      needs: ['min', 'max', 'balance', 'requested'],
+      async run(ctx: Ctx) {
+        const { min = 0, max = 0, balance = 0, requested = 0 } = ctx.state;
+        const low = Math.max(Math.ceil(min), 1);
+        const amount = low + 1 <= max ? low + 1 : low;
+        if (amount > max) ctx.skip(`no whole number lies within the limits ${min}..${max}`);
+        // NET-WD-03 spent `requested` of the balance already.
+        if (!(balance - requested >= amount))
+          ctx.skip(`the withdrawable balance left (${money(balance - requested)}) is below ${amount}`);
+        const call = await request(ctx, { amount: String(amount) });
+        succeeded(ctx, call, `withdrawal_request of "${amount}" (a float written without decimals; limits ${min}..${max})`);
+      },
+    },
     noServerErrorCheck(),
   ],
 };

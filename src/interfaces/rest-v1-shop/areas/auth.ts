@@ -318,6 +318,21 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // Found by the mutation audit: a register that named only the email when both were taken survived the suite.
+      id: 'SHOP-AUTH-15',
+      title: 'register with an existing username and an existing email: errors keyed by both',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const a = ctx.state.account!;
+        const form = { ...newAccountForm(ctx), username: a.username, email: a.email };
+        const ex = await call(ctx, 'POST', '/auth/register', { form });
+        const body = envelope(ctx, ex, 'register');
+        for (const field of ['username', 'email']) {
+          expectFieldError(ctx, ex, body, field, 'register with an existing username and an existing email');
+        }
+      },
+    },
+    {
       id: 'SHOP-ENV-04',
       title: 'register with no field filled: errors is an object keyed by field names, each with a message',
       run: async (ctx: C) => {

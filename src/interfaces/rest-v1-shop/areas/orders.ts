@@ -20,6 +20,7 @@ interface OrderSummary {
   order_id: number;
   total: string;
   payment_method: string;
+  payment_title: string;
   billing_country: string;
   items: { item_name: string; quantity: number | string }[];
   date_created: { date: string };
@@ -254,6 +255,25 @@ export const ordersArea: AreaSpec<OrderState> = {
           `GET /orders of a new account lists ${orders.length} order(s), none with payment_method ${method}, billing_country ${COUNTRY} and 1 x "${ctx.state.product!.name}"`,
         );
         ctx.state.mine = orders.map((o) => o.order_id);
+      },
+    },
+    {
+      // Found by the mutation audit: an order listed with the method's own title, not the one sent, survived the suite.
+      id: 'SHOP-ORD-12',
+      title: 'the order created is listed with the payment_method_title sent as its payment_title',
+      needs: ['mine'],
+      run: async (ctx: C) => {
+        // Every order of this flow's fresh account so far was created by orderForm: title = the method id sent.
+        const title = orderForm(ctx, ctx.state.account!, ctx.data('SFC_SHOP_PAYMENT_METHOD')!).payment_method_title;
+        const { ex, body } = await listOrders(ctx, ctx.state.account!.token);
+        const orders = (body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? [];
+        if (orders.length === 0) ctx.skip('GET /orders lists no order to check');
+        const other = orders.filter((o) => o.payment_title !== title);
+        ctx.expect(
+          other.length === 0,
+          `orders created with payment_method_title "${title}" are listed with payment_title ${other.map((o) => JSON.stringify(o.payment_title)).join(', ')}`,
+          ex,
+        );
       },
     },
     {
