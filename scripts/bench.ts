@@ -6,7 +6,9 @@
  *     and, from a request clock preloaded into the reference (scripts/bench/request-clock.mjs), the
  *     time from the suite's first request to its last: the rate while it sends, without its start-up;
  *  3. a bare undici keep-alive loop against the reference's cheapest endpoint (loopback, bounded
- *     in count and time) and the ratio of the suite's rate to it (goal: at least one third).
+ *     in count and time) and the ratio of the suite's rate to it (goal: at least one third);
+ *  4. the bounds CPU time sets on that ratio: the reference's CPU per suite request (it is one Node
+ *     thread) and both processes' CPU per request over all cores.
  * Writes reports/bench.json.
  */
 import { spawn } from 'node:child_process';
@@ -182,7 +184,9 @@ async function main(): Promise<void> {
   const listing = (await (await request(`${ref.shopApiRoot}/products?page=1`)).body.json()) as {
     data?: { products?: Array<{ id: number }> };
   };
+  const referenceCpuBeforeBare = cpuSeconds(ref.child?.pid);
   const bare = await bareLoop(`${ref.shopApiRoot}/product/${listing.data?.products?.[0]?.id ?? 1}`);
+  const referenceBareCpu = cpuSeconds(ref.child?.pid) - referenceCpuBeforeBare;
   const referencePeak = vmHwmKb(ref.child?.pid); // the kernel kept the peak of the whole run and loop
   await ref.stop();
   log(`    bare loop: ${bare.requests} requests in ${bare.ms} ms = ${bare.rps}/s`);
@@ -192,6 +196,20 @@ async function main(): Promise<void> {
     );
 
   const ratio = Math.round((suite.requestsPerSecond / bare.rps) * 1000) / 1000;
+  const referenceMsPerRequest = (referenceRunCpu * 1000) / run.requests;
+  const suiteMsPerRequest = (mem.cpuS(suitePid) * 1000) / run.requests;
+  // What the CPU time allows, whatever the order of the work: the reference is one Node thread, so it
+  // cannot serve the suite's mix faster than one request per referenceMsPerRequest even if the suite
+  // cost nothing; and both processes together cannot pass all cores' time over the CPU both spend.
+  const referenceBoundRps = referenceMsPerRequest > 0 ? Math.round(1000 / referenceMsPerRequest) : null;
+  const cpuBoundRps =
+    referenceMsPerRequest > 0
+      ? Math.round((cpus().length * 1000) / (referenceMsPerRequest + suiteMsPerRequest))
+      : null;
+  const ofBare = (rps: number | null) => (rps === null ? null : Math.round((rps / bare.rps) * 1000) / 1000);
+  log(
+    `    CPU bounds: the reference alone serves at most ${referenceBoundRps}/s of the suite's mix (${ofBare(referenceBoundRps)} of the bare loop); suite and reference on ${cpus().length} cores at most ${cpuBoundRps}/s (${ofBare(cpuBoundRps)})`,
+  );
   const result = {
     generatedAt: new Date().toISOString(),
     // Other work on the machine skews every figure: the load averages say how much there was.
@@ -202,6 +220,8 @@ async function main(): Promise<void> {
       peakRssMb: Math.round(referencePeak / 102.4) / 10,
       cpuSecondsDuringSuite: referenceRunCpu,
       cpuMsPerRequest: Math.round((referenceRunCpu / run.requests) * 1e5) / 100,
+      // The same process serving the bare loop: the cheapest request's cost, for comparison.
+      cpuMsPerBareRequest: Math.round((referenceBareCpu / bare.requests) * 1e5) / 100,
     },
     propertyRuns: run.propertyRuns,
     // Property checks run alongside the scenario checks, so the rate is over the whole run.
@@ -212,6 +232,13 @@ async function main(): Promise<void> {
     // The same while the suite sends: first to last request, as the reference saw them.
     sendingWindow: sendingWindow ?? null,
     sendingToBareRatio: sendingWindow ? Math.round((sendingWindow.requestsPerSecond / bare.rps) * 1000) / 1000 : null,
+    // Upper bounds from CPU time alone (see above); a ratio goal above them cannot be met here.
+    cpuBounds: {
+      referenceAloneRps: referenceBoundRps,
+      referenceAloneToBareRatio: ofBare(referenceBoundRps),
+      allCoresRps: cpuBoundRps,
+      allCoresToBareRatio: ofBare(cpuBoundRps),
+    },
     ratioGoal: 1 / 3,
     withinRatioGoal: ratio >= 1 / 3,
   };
