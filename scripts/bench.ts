@@ -203,9 +203,7 @@ async function main(): Promise<void> {
   // cost nothing; and both processes together cannot pass all cores' time over the CPU both spend.
   const referenceBoundRps = referenceMsPerRequest > 0 ? Math.round(1000 / referenceMsPerRequest) : null;
   const cpuBoundRps =
-    referenceMsPerRequest > 0
-      ? Math.round((cpus().length * 1000) / (referenceMsPerRequest + suiteMsPerRequest))
-      : null;
+    referenceMsPerRequest > 0 ? Math.round((cpus().length * 1000) / (referenceMsPerRequest + suiteMsPerRequest)) : null;
   const ofBare = (rps: number | null) => (rps === null ? null : Math.round((rps / bare.rps) * 1000) / 1000);
   log(
     `    CPU bounds: the reference alone serves at most ${referenceBoundRps}/s of the suite's mix (${ofBare(referenceBoundRps)} of the bare loop); suite and reference on ${cpus().length} cores at most ${cpuBoundRps}/s (${ofBare(cpuBoundRps)})`,
