@@ -95,13 +95,21 @@ function redactBodyFields(body: string): string {
   }
 }
 
+/** A GraphQL argument or input field with a secret's name, written inline as a string literal. */
+const INLINE_SECRET = /(\b\w*(?:password|confirm|token|secret|otp)\w*\s*:\s*)"(?:[^"\\]|\\.)*"/gi;
+
 function scrubValue(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(scrubValue);
   if (v && typeof v === 'object') {
     return Object.fromEntries(
       Object.entries(v as Record<string, unknown>).map(([k, x]) => [
         k,
-        SECRET_FIELD.test(k) && typeof x !== 'object' ? REDACTED : scrubValue(x),
+        SECRET_FIELD.test(k) && typeof x !== 'object'
+          ? REDACTED
+          : // A GraphQL document may carry its arguments inline, not as variables.
+            k === 'query' && typeof x === 'string'
+            ? x.replace(INLINE_SECRET, `$1"${REDACTED}"`)
+            : scrubValue(x),
       ]),
     );
   }

@@ -51,6 +51,15 @@ describe('curl lines', () => {
 
 describe('tokens in responses', () => {
   const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiIxMjMifQ.c2lnbmF0dXJlLXBhcnQ';
+  it('redacts secrets written inline in a GraphQL document, and nothing else of it', () => {
+    const query =
+      'mutation { login(email: "a@b.test", password: "Pw-1-\\"x") { svc_token } register(input: {confirm: "c1", firstname: "Ann"}) }';
+    const safe = redact(exchange({ body: JSON.stringify({ query, variables: {} }) }));
+    const sent = JSON.parse(safe.request.body ?? '{}') as { query: string };
+    expect(sent.query).toBe(
+      `mutation { login(email: "a@b.test", password: "${REDACTED}") { svc_token } register(input: {confirm: "${REDACTED}", firstname: "Ann"}) }`,
+    );
+  });
   it('redacts JWTs anywhere but keeps their header segment', () => {
     const ex = exchange();
     if (ex.response) ex.response.body = `{"note":"Bearer ${jwt}"}`;
