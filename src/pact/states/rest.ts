@@ -51,20 +51,7 @@ export const restRouteStates: Record<string, Handler> = {
   'a country with zones exists': async (t) => countryWithZones(t, requireToken(t, 'a country with zones exists')),
   'the customer has an address': async (t) => {
     const token = requireToken(t, 'the customer has an address');
-    const place = await countryWithZones(t, token);
-    const a = await send(t, 'POST', routeUrl(t, 'shoprestapi/account/address/add'), {
-      headers: routeAuth(token),
-      json: {
-        firstname: 'Pact',
-        lastname: 'Customer',
-        city: 'Springfield',
-        address_1: '1 Contract Street',
-        postcode: '12345',
-        ...place,
-      },
-    });
-    const id = asRecord(a.body.data)?.address_id;
-    if (a.body.status !== true || id === undefined) throw new StateError(`cannot add an address: ${short(a)}`);
+    const { id, place } = await addAddress(t, token, '1 Contract Street');
     return { address_id: String(id), ...place };
   },
   'no customer has the e-mail address of the registration': async () => ({ email: freshEmail() }),
@@ -80,19 +67,7 @@ export const restRouteStates: Record<string, Handler> = {
         .filter((a): a is Record<string, unknown> => a !== undefined);
       const spare = addresses.find((a) => Number(a.default) !== 1 && a.address_id !== undefined);
       if (addresses.length >= 2 && spare) return { address_id: Number(spare.address_id) };
-      const place = await countryWithZones(t, token);
-      const add = await send(t, 'POST', routeUrl(t, 'shoprestapi/account/address/add'), {
-        headers: routeAuth(token),
-        json: {
-          firstname: 'Pact',
-          lastname: 'Customer',
-          city: 'Springfield',
-          address_1: '3 Contract Street',
-          postcode: '12345',
-          ...place,
-        },
-      });
-      if (add.body.status !== true) throw new StateError(`cannot add an address: ${short(add)}`);
+      await addAddress(t, token, '3 Contract Street');
     }
     throw new StateError(`provider state "${state}": every address of the book is the default one`);
   },
@@ -113,6 +88,18 @@ export const restRouteStates: Record<string, Handler> = {
     return { product_id: String(id) };
   },
 };
+
+/** Adds an address in the first country with zones; its id and place (country_id, zone_id). */
+async function addAddress(t: StateTarget, token: string, street: string) {
+  const place = await countryWithZones(t, token);
+  const a = await send(t, 'POST', routeUrl(t, 'shoprestapi/account/address/add'), {
+    headers: routeAuth(token),
+    json: { firstname: 'Pact', lastname: 'Customer', city: 'Springfield', address_1: street, postcode: '12345', ...place },
+  });
+  const id = asRecord(a.body.data)?.address_id;
+  if (a.body.status !== true || id === undefined) throw new StateError(`cannot add an address: ${short(a)}`);
+  return { id, place };
+}
 
 /** The first country (by id) that has zones, with its first zone (address/add GET). */
 async function countryWithZones(t: StateTarget, token: string): Promise<{ country_id: number; zone_id: number }> {
