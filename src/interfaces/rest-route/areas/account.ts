@@ -232,7 +232,9 @@ export const accountArea: AreaSpec<AccountState> = {
           json: { email: b.account.fields.email, password: next },
         });
         if (bodyOf(ex)?.status !== true)
-          ctx.skip("the target refused an update of an e-mail other than the token holder's (a rule of its own): nothing to judge");
+          ctx.skip(
+            "the target refused an update of an e-mail other than the token holder's (a rule of its own): nothing to judge",
+          );
         const fresh = await postLogin(ctx, field, b.account.fields, next);
         expectAccepted(ctx, fresh, `login of ${b.account.fields.email} with the new password its accepted update set`);
         const stale = await postLogin(ctx, field, b.account.fields);
