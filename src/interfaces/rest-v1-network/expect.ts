@@ -91,6 +91,12 @@ export function listOf(ctx: Ctx, call: Call, key: string): Json[] {
 export const num = (v: unknown): number =>
   typeof v === 'number' ? v : typeof v === 'string' && /^\s*-?[0-9]+(\.[0-9]+)?\s*$/.test(v) ? Number(v) : Number.NaN;
 
+/** NET-ENV-05 for one request: whatever the answer, it is not an HTTP 5xx (or no answer at all). */
+export function noServerError(ctx: Ctx, call: Call, what: string): void {
+  const status = call.ex.response?.status;
+  ctx.expect(status !== undefined && status < 500, `${what}: expected no HTTP 5xx, got ${described(call)}`, call.ex);
+}
+
 /**
  * NET-ENV-05 over every request an area sent so far: nothing a client sends gets an HTTP 5xx. The
  * checks of an area judge the envelope (status false also comes with a 500), so a handler that

@@ -185,16 +185,10 @@ async function registerNetAccount(t: StateTarget, state: string, place?: Record<
 
 export const networkStates: Record<string, Handler> = {
   'a network account with payouts and commissions exists': async (t) => {
-    const state = 'a network account with payouts and commissions exists';
-    const username = need(t, 'SFC_NET_USERNAME', state);
-    const password = need(t, 'SFC_NET_PASSWORD', state);
-    const login = await send(t, 'POST', `${t.url}/auth/login`, { json: { username, password } });
-    const token = tokenOf(t, login.body);
-    if (login.body.status !== true || typeof token !== 'string')
-      throw new StateError(`cannot log in as ${username}: ${short(login)}`);
+    const { username, password, token, body } = await netRoot(t, 'a network account with payouts and commissions exists');
     t.token = token;
     const values: Record<string, string | number> = { username, password };
-    const userKey = asRecord(login.body.net_user)?.user_key;
+    const userKey = asRecord(body.net_user)?.user_key;
     if (typeof userKey === 'string' && userKey) values.user_key = userKey;
     // The first payout of the account, for payout_details.
     const list = await send(t, 'GET', `${t.url}/payout_list?start=0&limit=1`, { headers: v1Auth(t, token) });

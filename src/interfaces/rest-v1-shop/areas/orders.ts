@@ -32,6 +32,8 @@ interface OrderState {
   createEx: Exchange;
   createBody: Envelope;
   orders: OrderSummary[];
+  /** The GET /orders that listed `orders`: evidence for the checks that read them. */
+  ordersEx: Exchange;
   mine: number[];
 }
 
@@ -219,6 +221,7 @@ export const ordersArea: AreaSpec<OrderState> = {
           ex,
         );
         ctx.state.orders = (body.data as { orders: OrderSummary[] }).orders;
+        ctx.state.ordersEx = ex;
       },
     },
     {
@@ -261,12 +264,12 @@ export const ordersArea: AreaSpec<OrderState> = {
       // Found by the mutation audit: an order listed with the method's own title, not the one sent, survived the suite.
       id: 'SHOP-ORD-12',
       title: 'the order created is listed with the payment_method_title sent as its payment_title',
-      needs: ['mine'],
+      needs: ['orders'],
       run: async (ctx: C) => {
-        // Every order of this flow's fresh account so far was created by orderForm: title = the method id sent.
-        const title = orderForm(ctx, ctx.state.account!, ctx.data('SFC_SHOP_PAYMENT_METHOD')!).payment_method_title;
-        const { ex, body } = await listOrders(ctx, ctx.state.account!.token);
-        const orders = (body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? [];
+        // The fresh account's orders so far were all made by orderForm, which sends the method id as its title.
+        const title = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
+        const orders = ctx.state.orders!;
+        const ex = ctx.state.ordersEx!;
         if (orders.length === 0) ctx.skip('GET /orders lists no order to check');
         const other = orders.filter((o) => o.payment_title !== title);
         ctx.expect(
