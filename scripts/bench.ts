@@ -9,6 +9,9 @@
  *     in count and time) and the ratio of the suite's rate to it (goal: at least one third);
  *  4. the bounds CPU time sets on that ratio: the reference's CPU per suite request (it is one Node
  *     thread) and both processes' CPU per request over all cores.
+ *  5. steps 2 to 4 again at a certification run's depth (`--deep-runs`, default 1000 runs per property),
+ *     where the start-up and each check's own cost weigh less against the requests it sends.
+ * `--repeat N` measures steps 2 to 5 N times and reports the median with the spread.
  * Writes reports/bench.json.
  */
 import { spawn } from 'node:child_process';
@@ -17,11 +20,15 @@ import { cpus, loadavg } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
+import { OPTIONS } from '../src/config/options.js';
+import { parseOptions, summarize, USAGE } from './bench/options.js';
 import { startReferenceChild, suiteCommand } from './faults.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BARE_MAX_REQUESTS = 5000;
 const BARE_MAX_MS = 5000;
+/** Runs per property when `--runs` is not given (the suite's own default). */
+const DEFAULT_RUNS = Number(OPTIONS.find((o) => o.key === 'runs')?.default);
 
 /** Peak resident set (kB) of a live process, from the kernel's own high-water mark. */
 function vmHwmKb(pid: number | undefined): number {
@@ -94,10 +101,25 @@ async function readClock(pid: number | undefined, file: string): Promise<{ first
   return null;
 }
 
+/**
+ * Runs the suite's command line; its summary would bury the bench's own lines, so its output is
+ * kept (the last 8 kB) and printed only when it exits with a code other than 0 or 1.
+ */
 function runChild(args: string[], env: NodeJS.ProcessEnv, onPid?: (pid: number | undefined) => void): Promise<number> {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
   onPid?.(child.pid);
-  return new Promise((r) => child.once('exit', (c) => r(c ?? 3)));
+  let tail = '';
+  const keep = (d: Buffer) => {
+    tail = (tail + d.toString()).slice(-8192);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return new Promise((r) =>
+    child.once('close', (c) => {
+      if (c !== 0 && c !== 1) process.stderr.write(`suite exited with ${c}; its last output:\n${tail}\n`);
+      r(c ?? 3);
+    }),
+  );
 }
 
 async function selfTest(dir: string) {
@@ -124,131 +146,174 @@ async function bareLoop(url: string) {
   return { url, requests: n, ms: Math.round(ms), rps: Math.round((n / ms) * 1000) };
 }
 
-async function main(): Promise<void> {
+/**
+ * One measurement at one depth: a fresh reference child with the request clock, the suite as its own
+ * process (every interface), then the bare loop against the same reference.
+ */
+async function measure(tmp: string, runs: number | undefined, label: string, log: (s: string) => void) {
+  const dir = join(tmp, label);
+  mkdirSync(dir, { recursive: true });
+  const clockFile = join(dir, 'request-clock.json');
+  const ref = await startReferenceChild(undefined, {
+    nodeArgs: ['--import', pathToFileURL(join(ROOT, 'scripts/bench/request-clock.mjs')).href],
+    env: { ...process.env, SFC_REQUEST_CLOCK: clockFile },
+  });
+  try {
+    const referenceCpuBefore = cpuSeconds(ref.child?.pid); // its start-up and seeding are not the suite's doing
+    let suitePid: number | undefined;
+    const mem = sampler(() => [ref.child?.pid, suitePid]);
+    const { args, env } = suiteCommand(ref, ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'], join(dir, 'run'));
+    if (runs !== undefined) args.push('--runs', String(runs));
+    const started = Date.now();
+    const code = await runChild(args, env, (pid) => {
+      suitePid = pid;
+    });
+    const suiteWallMs = Date.now() - started;
+    mem.tick();
+    mem.stop();
+    const run = readReport(join(dir, 'run'));
+    const suite = {
+      exitCode: code,
+      verdict: run.verdict,
+      wallMs: suiteWallMs,
+      runMs: run.durationMs,
+      requests: run.requests,
+      requestsPerSecond: Math.round((run.requests / run.durationMs) * 1000 * 10) / 10,
+      peakRssMb: mem.peakMb(suitePid),
+      // Where the time goes on a machine with few cores: CPU seconds of each process during the run.
+      cpuSeconds: mem.cpuS(suitePid),
+      cpuMsPerRequest: Math.round((mem.cpuS(suitePid) / run.requests) * 1e5) / 100,
+    };
+    const referenceRunCpu = Math.round((cpuSeconds(ref.child?.pid) - referenceCpuBefore) * 100) / 100;
+    const sending = await readClock(ref.child?.pid, clockFile);
+    const sendingWindow = sending && {
+      ms: sending.last - sending.first,
+      requestsSeen: sending.count,
+      // Start-up: from the suite's start to its first request (vitest, workers, schema registry).
+      startupMs: sending.first - started,
+      requestsPerSecond: Math.round((sending.count / Math.max(1, sending.last - sending.first)) * 1000 * 10) / 10,
+    };
+    log(
+      `    suite: ${suite.requests} requests in ${(suite.runMs / 1000).toFixed(1)} s = ${suite.requestsPerSecond}/s, ${run.propertyRuns} property runs, peak RSS ${suite.peakRssMb} MB, CPU ${suite.cpuSeconds} s (reference ${referenceRunCpu} s)`,
+    );
+
+    // The cheapest endpoint: one product by id (no token, one indexed read), the first listed one.
+    const listing = (await (await request(`${ref.shopApiRoot}/products?page=1`)).body.json()) as {
+      data?: { products?: Array<{ id: number }> };
+    };
+    const referenceCpuBeforeBare = cpuSeconds(ref.child?.pid);
+    const bare = await bareLoop(`${ref.shopApiRoot}/product/${listing.data?.products?.[0]?.id ?? 1}`);
+    const referenceBareCpu = cpuSeconds(ref.child?.pid) - referenceCpuBeforeBare;
+    const referencePeak = vmHwmKb(ref.child?.pid); // the kernel kept the peak of the whole run and loop
+    log(`    bare loop: ${bare.requests} requests in ${bare.ms} ms = ${bare.rps}/s`);
+    if (sendingWindow)
+      log(
+        `    while sending: ${sendingWindow.requestsSeen} requests in ${(sendingWindow.ms / 1000).toFixed(1)} s = ${sendingWindow.requestsPerSecond}/s (start-up ${(sendingWindow.startupMs / 1000).toFixed(1)} s)`,
+      );
+
+    const ratio = Math.round((suite.requestsPerSecond / bare.rps) * 1000) / 1000;
+    const referenceMsPerRequest = (referenceRunCpu * 1000) / run.requests;
+    const suiteMsPerRequest = (mem.cpuS(suitePid) * 1000) / run.requests;
+    // What the CPU time allows, whatever the order of the work: the reference is one Node thread, so it
+    // cannot serve the suite's mix faster than one request per referenceMsPerRequest even if the suite
+    // cost nothing; and both processes together cannot pass all cores' time over the CPU both spend.
+    const referenceBoundRps = referenceMsPerRequest > 0 ? Math.round(1000 / referenceMsPerRequest) : null;
+    const cpuBoundRps =
+      referenceMsPerRequest > 0 ? Math.round((cpus().length * 1000) / (referenceMsPerRequest + suiteMsPerRequest)) : null;
+    const ofBare = (rps: number | null) => (rps === null ? null : Math.round((rps / bare.rps) * 1000) / 1000);
+    log(
+      `    ratio ${ratio} of the bare loop; CPU bounds: the reference alone serves at most ${referenceBoundRps}/s of the suite's mix (${ofBare(referenceBoundRps)}); suite and reference on ${cpus().length} cores at most ${cpuBoundRps}/s (${ofBare(cpuBoundRps)})`,
+    );
+    return {
+      runsPerProperty: runs ?? DEFAULT_RUNS,
+      suite,
+      reference: {
+        peakRssMb: Math.round(referencePeak / 102.4) / 10,
+        cpuSecondsDuringSuite: referenceRunCpu,
+        cpuMsPerRequest: Math.round((referenceRunCpu / run.requests) * 1e5) / 100,
+        // The same process serving the bare loop: the cheapest request's cost, for comparison.
+        cpuMsPerBareRequest: Math.round((referenceBareCpu / bare.requests) * 1e5) / 100,
+      },
+      propertyRuns: run.propertyRuns,
+      // Property checks run alongside the scenario checks, so the rate is over the whole run.
+      propertyRunsPerSecond: Math.round((run.propertyRuns / run.durationMs) * 1000 * 10) / 10,
+      bareLoop: bare,
+      // The goal's ratio: the suite's rate over its whole run (start-up included).
+      suiteToBareRatio: ratio,
+      // The same while the suite sends: first to last request, as the reference saw them.
+      sendingWindow: sendingWindow ?? null,
+      sendingToBareRatio: sendingWindow ? Math.round((sendingWindow.requestsPerSecond / bare.rps) * 1000) / 1000 : null,
+      // Upper bounds from CPU time alone (see above); a ratio goal above them cannot be met here.
+      cpuBounds: {
+        referenceAloneRps: referenceBoundRps,
+        referenceAloneToBareRatio: ofBare(referenceBoundRps),
+        allCoresRps: cpuBoundRps,
+        allCoresToBareRatio: ofBare(cpuBoundRps),
+      },
+      ratioGoal: 1 / 3,
+      withinRatioGoal: ratio >= 1 / 3,
+    };
+  } finally {
+    await ref.stop();
+  }
+}
+
+type Measurement = Awaited<ReturnType<typeof measure>>;
+
+async function main(argv: string[]): Promise<number> {
+  const opts = parseOptions(argv);
+  if (typeof opts === 'string') {
+    (opts === USAGE ? process.stdout : process.stderr).write(opts.endsWith('\n') ? opts : `${opts}\n`);
+    return opts === USAGE ? 0 : 2;
+  }
   const out = join(ROOT, 'reports');
   const tmp = join(out, '.bench');
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   const log = (s: string) => process.stdout.write(`${s}\n`);
   const loadAtStart = loadavg();
+  const steps = 1 + opts.repeat * (opts.deepRuns > 0 ? 2 : 1);
+  let step = 0;
 
-  log('1/3 self-test ...');
+  log(`${++step}/${steps} self-test ...`);
   const self = await selfTest(join(tmp, 'self-test'));
   log(`    ${self.verdict} in ${(self.wallMs / 1000).toFixed(1)} s, ${self.requests} requests`);
 
-  log('2/3 reference and suite as separate processes ...');
-  const clockFile = join(tmp, 'request-clock.json');
-  const ref = await startReferenceChild(undefined, {
-    nodeArgs: ['--import', pathToFileURL(join(ROOT, 'scripts/bench/request-clock.mjs')).href],
-    env: { ...process.env, SFC_REQUEST_CLOCK: clockFile },
-  });
-  const referenceCpuBefore = cpuSeconds(ref.child?.pid); // its start-up and seeding are not the suite's doing
-  let suitePid: number | undefined;
-  const mem = sampler(() => [ref.child?.pid, suitePid]);
-  const { args, env } = suiteCommand(ref, ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'], join(tmp, 'run'));
-  const started = Date.now();
-  const code = await runChild(args, env, (pid) => {
-    suitePid = pid;
-  });
-  const suiteWallMs = Date.now() - started;
-  mem.tick();
-  mem.stop();
-  const run = readReport(join(tmp, 'run'));
-  const suite = {
-    exitCode: code,
-    verdict: run.verdict,
-    wallMs: suiteWallMs,
-    runMs: run.durationMs,
-    requests: run.requests,
-    requestsPerSecond: Math.round((run.requests / run.durationMs) * 1000 * 10) / 10,
-    peakRssMb: mem.peakMb(suitePid),
-    // Where the time goes on a machine with few cores: CPU seconds of each process during the run.
-    cpuSeconds: mem.cpuS(suitePid),
-    cpuMsPerRequest: Math.round((mem.cpuS(suitePid) / run.requests) * 1e5) / 100,
-  };
-  const referenceRunCpu = Math.round((cpuSeconds(ref.child?.pid) - referenceCpuBefore) * 100) / 100;
-  const sending = await readClock(ref.child?.pid, clockFile);
-  const sendingWindow = sending && {
-    ms: sending.last - sending.first,
-    requestsSeen: sending.count,
-    // Start-up: from the suite's start to its first request (vitest, workers, schema registry).
-    startupMs: sending.first - started,
-    requestsPerSecond: Math.round((sending.count / Math.max(1, sending.last - sending.first)) * 1000 * 10) / 10,
-  };
-  log(
-    `    suite: ${suite.requests} requests in ${(suite.runMs / 1000).toFixed(1)} s = ${suite.requestsPerSecond}/s, peak RSS ${suite.peakRssMb} MB, CPU ${suite.cpuSeconds} s (reference ${referenceRunCpu} s)`,
-  );
-
-  log('3/3 bare keep-alive loop ...');
-  // The cheapest endpoint: one product by id (no token, one indexed read), the first listed one.
-  const listing = (await (await request(`${ref.shopApiRoot}/products?page=1`)).body.json()) as {
-    data?: { products?: Array<{ id: number }> };
-  };
-  const referenceCpuBeforeBare = cpuSeconds(ref.child?.pid);
-  const bare = await bareLoop(`${ref.shopApiRoot}/product/${listing.data?.products?.[0]?.id ?? 1}`);
-  const referenceBareCpu = cpuSeconds(ref.child?.pid) - referenceCpuBeforeBare;
-  const referencePeak = vmHwmKb(ref.child?.pid); // the kernel kept the peak of the whole run and loop
-  await ref.stop();
-  log(`    bare loop: ${bare.requests} requests in ${bare.ms} ms = ${bare.rps}/s`);
-  if (sendingWindow)
-    log(
-      `    while sending: ${sendingWindow.requestsSeen} requests in ${(sendingWindow.ms / 1000).toFixed(1)} s = ${sendingWindow.requestsPerSecond}/s (start-up ${(sendingWindow.startupMs / 1000).toFixed(1)} s)`,
-    );
-
-  const ratio = Math.round((suite.requestsPerSecond / bare.rps) * 1000) / 1000;
-  const referenceMsPerRequest = (referenceRunCpu * 1000) / run.requests;
-  const suiteMsPerRequest = (mem.cpuS(suitePid) * 1000) / run.requests;
-  // What the CPU time allows, whatever the order of the work: the reference is one Node thread, so it
-  // cannot serve the suite's mix faster than one request per referenceMsPerRequest even if the suite
-  // cost nothing; and both processes together cannot pass all cores' time over the CPU both spend.
-  const referenceBoundRps = referenceMsPerRequest > 0 ? Math.round(1000 / referenceMsPerRequest) : null;
-  const cpuBoundRps =
-    referenceMsPerRequest > 0 ? Math.round((cpus().length * 1000) / (referenceMsPerRequest + suiteMsPerRequest)) : null;
-  const ofBare = (rps: number | null) => (rps === null ? null : Math.round((rps / bare.rps) * 1000) / 1000);
-  log(
-    `    CPU bounds: the reference alone serves at most ${referenceBoundRps}/s of the suite's mix (${ofBare(referenceBoundRps)} of the bare loop); suite and reference on ${cpus().length} cores at most ${cpuBoundRps}/s (${ofBare(cpuBoundRps)})`,
-  );
+  const atDefault: Measurement[] = [];
+  const atDeep: Measurement[] = [];
+  for (let i = 0; i < opts.repeat; i++) {
+    log(`${++step}/${steps} reference and suite as separate processes, default depth (${DEFAULT_RUNS} runs per property) ...`);
+    atDefault.push(await measure(tmp, undefined, `default-${i}`, log));
+    if (opts.deepRuns > 0) {
+      log(`${++step}/${steps} the same at --runs ${opts.deepRuns} ...`);
+      atDeep.push(await measure(tmp, opts.deepRuns, `deep-${i}`, log));
+    }
+  }
   const result = {
     generatedAt: new Date().toISOString(),
     // Other work on the machine skews every figure: the load averages say how much there was.
     machine: { cpus: cpus().length, node: process.version, loadAverageAtStart: loadAtStart, loadAverageAtEnd: loadavg() },
     selfTest: { ...self, goalMs: 60_000, withinGoal: self.wallMs < 60_000 },
-    suite,
-    reference: {
-      peakRssMb: Math.round(referencePeak / 102.4) / 10,
-      cpuSecondsDuringSuite: referenceRunCpu,
-      cpuMsPerRequest: Math.round((referenceRunCpu / run.requests) * 1e5) / 100,
-      // The same process serving the bare loop: the cheapest request's cost, for comparison.
-      cpuMsPerBareRequest: Math.round((referenceBareCpu / bare.requests) * 1e5) / 100,
-    },
-    propertyRuns: run.propertyRuns,
-    // Property checks run alongside the scenario checks, so the rate is over the whole run.
-    propertyRunsPerSecond: Math.round((run.propertyRuns / run.durationMs) * 1000 * 10) / 10,
-    bareLoop: bare,
-    // The goal's ratio: the suite's rate over its whole run (start-up included).
-    suiteToBareRatio: ratio,
-    // The same while the suite sends: first to last request, as the reference saw them.
-    sendingWindow: sendingWindow ?? null,
-    sendingToBareRatio: sendingWindow ? Math.round((sendingWindow.requestsPerSecond / bare.rps) * 1000) / 1000 : null,
-    // Upper bounds from CPU time alone (see above); a ratio goal above them cannot be met here.
-    cpuBounds: {
-      referenceAloneRps: referenceBoundRps,
-      referenceAloneToBareRatio: ofBare(referenceBoundRps),
-      allCoresRps: cpuBoundRps,
-      allCoresToBareRatio: ofBare(cpuBoundRps),
-    },
-    ratioGoal: 1 / 3,
-    withinRatioGoal: ratio >= 1 / 3,
+    // The default depth: what `run` and `self-test` do unless told otherwise (the median run).
+    ...summarize<Measurement>(atDefault),
+    // Deeper runs send far more requests per check, so start-up and per-check costs weigh less.
+    deep: atDeep.length ? summarize<Measurement>(atDeep) : null,
   };
   writeFileSync(join(out, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
   rmSync(tmp, { recursive: true, force: true });
   log(JSON.stringify(result, null, 2));
+  return 0;
 }
 
 // ^C or a kill: exit normally so that the reference child is stopped with us (its exit hook).
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(130));
 
-main().catch((e) => {
-  process.stderr.write(`bench: ${(e as Error).stack ?? e}\n`);
-  process.exit(3);
-});
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`bench: ${(e as Error).stack ?? e}\n`);
+    process.exit(3);
+  },
+);
