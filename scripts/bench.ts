@@ -103,7 +103,8 @@ async function readClock(pid: number | undefined, file: string): Promise<{ first
 
 /**
  * Runs the suite's command line; its summary would bury the bench's own lines, so its output is
- * kept (the last 8 kB) and printed only when it exits with a code other than 0 or 1.
+ * kept (the last 8 kB) and printed only when it exits with another code than 0 (1: a failure
+ * against the reference, whose FAIL lines say which requirement).
  */
 function runChild(args: string[], env: NodeJS.ProcessEnv, onPid?: (pid: number | undefined) => void): Promise<number> {
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -116,7 +117,7 @@ function runChild(args: string[], env: NodeJS.ProcessEnv, onPid?: (pid: number |
   child.stderr?.on('data', keep);
   return new Promise((r) =>
     child.once('close', (c) => {
-      if (c !== 0 && c !== 1) process.stderr.write(`suite exited with ${c}; its last output:\n${tail}\n`);
+      if (c !== 0) process.stderr.write(`suite exited with ${c}; its last output:\n${tail}\n`);
       r(c ?? 3);
     }),
   );
@@ -300,7 +301,14 @@ async function main(argv: string[]): Promise<number> {
     deep: atDeep.length ? summarize<Measurement>(atDeep) : null,
   };
   writeFileSync(join(out, 'bench.json'), `${JSON.stringify(result, null, 2)}\n`);
-  rmSync(tmp, { recursive: true, force: true });
+  // Figures of a run that did not pass against the reference measure a different run: say so, and
+  // keep the runs' reports to read why.
+  const off = [self, ...atDefault.map((m) => m.suite), ...atDeep.map((m) => m.suite)].filter((r) => r.verdict !== 'conformant');
+  if (off.length)
+    process.stderr.write(
+      `bench: ${off.length} of the suite's runs were not conformant against the reference (${off.map((r) => r.verdict).join(', ')}); the figures are of runs that found a failure; their reports are kept in ${tmp}\n`,
+    );
+  else rmSync(tmp, { recursive: true, force: true });
   log(JSON.stringify(result, null, 2));
   return 0;
 }
