@@ -57,7 +57,7 @@ describe('bench summary of repeated measurements', () => {
     expect(summarize([measurement(0.3, 1), measurement(0.1, 1)]).tag).toBe('r0.1');
   });
 
-  it('has no spread for a single run, and refuses none', () => {
+  it('has no spread for a single run; an empty list is an error, not a figure', () => {
     expect(summarize([measurement(0.2, 500)]).repeats).toBeNull();
     expect(() => summarize([])).toThrow(/no measurement/);
   });
