@@ -2,6 +2,7 @@ import type { CheckContext } from '../../checks/context.js';
 import { net } from './client.js';
 import { described } from './expect.js';
 import { type Account, anchorAccount, register, registerForm } from './provision.js';
+import { reserveChildren } from './reservations.js';
 
 /**
  * Fresh accounts for properties and model runs: one per run, so runs are independent. The first
@@ -56,6 +57,9 @@ export class FreshAccounts {
     for (let i = 0; i < MAX_TRIES; i++) {
       const slot = await this.peek();
       const form = registerForm(this.ctx, { sponsor: this.sponsor, parent: slot.parent, position: slot.position }, overrides);
+      // Its children are this helper's (and a model run's) to fill: reserved before it exists, or another
+      // area's registerInTree may take one between two steps of a model run (NET-STATE-01/02 failed so).
+      reserveChildren(this.ctx, String(form.username));
       last = await register(this.ctx, form);
       if (last.account) {
         this.slots.shift();

@@ -1,0 +1,93 @@
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createContext } from '../../src/checks/context.js';
+import type { Settings } from '../../src/config/settings.js';
+import { TargetClient } from '../../src/http/client.js';
+import { modelNetworkArea } from '../../src/interfaces/rest-v1-network/areas/model-network.js';
+import { FreshAccounts } from '../../src/interfaces/rest-v1-network/fresh.js';
+import { freePositions, registerInTree } from '../../src/interfaces/rest-v1-network/provision.js';
+import { isReserved } from '../../src/interfaces/rest-v1-network/reservations.js';
+import { RunNames } from '../../src/provisioning/names.js';
+import { schemaRegistry } from '../../src/schemas/registry.js';
+import { type Reference, runCheck, startReference, testSettings } from '../properties/harness.js';
+
+// The network's binary tree is shared by every area of a run, and areas run at once in two workers.
+// An area that builds below its fresh accounts (the model-based NET-STATE-01/02) must not find a
+// position it counts on taken by another area's registerInTree, which picks free positions of the
+// whole SFC_NET_USERNAME tree. A self-test once failed NET-STATE-02 that way: the run's fresh
+// account had its left child placed by another area between two steps of the model.
+
+let ref: Reference;
+beforeAll(async () => {
+  ref = await startReference();
+});
+const RUN_IDS = ['r5v2k8', 'm3q8x1'] as const;
+// Reservations are files under the run id; a run removes them when it ends (orchestrate), these are the test's.
+const clear = () => {
+  for (const id of RUN_IDS) rmSync(join(tmpdir(), `sfc-run-${id}`), { recursive: true, force: true });
+};
+beforeAll(clear);
+afterAll(async () => {
+  await ref?.close();
+  clear();
+});
+
+function settingsFor(runId: (typeof RUN_IDS)[number], runs: number): Settings {
+  const s = testSettings(ref, 'rest-v1-network', 1, runId, runs);
+  s.data = { SFC_NET_USERNAME: 'netroot', SFC_NET_PASSWORD: 'Root-pass-2024' };
+  return s;
+}
+
+function contextFor(settings: Settings, scope: string) {
+  const http = new TargetClient({ timeoutMs: settings.timeoutMs });
+  const ctx = createContext<never>(
+    { settings, http, schemas: schemaRegistry(), names: new RunNames(settings.runId, scope), state: {} },
+    { choices: {}, notes: [], teardowns: [], propertyRuns: 0 },
+  );
+  return { ctx, close: () => http.close() };
+}
+
+describe('network tree positions shared by areas', () => {
+  it("a fresh account's two child positions are reserved before it is registered, and never offered to another area", async () => {
+    const settings = settingsFor('r5v2k8', 8);
+    const own = contextFor(settings, 'rest-v1-network/model-network');
+    const other = contextFor(settings, 'rest-v1-network/withdrawals');
+    try {
+      const fresh = new FreshAccounts(own.ctx as never);
+      const anchor = await fresh.next();
+      const second = await fresh.next(); // placed below the anchor by the helper itself
+      for (const a of [anchor, second])
+        for (const side of ['left', 'right'] as const) expect(isReserved(own.ctx, a.username, side)).toBe(true);
+      const offered = await freePositions(other.ctx as never, (await fresh.next()).token);
+      expect(offered.filter((s) => s.parent === anchor.username || s.parent === second.username)).toEqual([]);
+    } finally {
+      await own.close();
+      await other.close();
+    }
+  });
+
+  it('the model-based registration sequences pass while another area keeps registering into the tree', async () => {
+    const settings = settingsFor('m3q8x1', 24);
+    const other = contextFor(settings, 'rest-v1-network/payouts');
+    let stop = false;
+    let foreign = 0;
+    const intruder = (async () => {
+      while (!stop) {
+        const r = await registerInTree(other.ctx as never);
+        if (r.account) foreign++;
+      }
+    })();
+    try {
+      const check = modelNetworkArea.checks.find((c) => c.id === 'NET-STATE-01');
+      await runCheck(settings, 'rest-v1-network/model-network', check);
+    } finally {
+      stop = true;
+      await intruder;
+      await other.close();
+    }
+    // The intruder really ran alongside: the check did not pass for want of competition.
+    expect(foreign).toBeGreaterThan(5);
+  }, 60_000);
+});
