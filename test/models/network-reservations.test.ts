@@ -42,7 +42,7 @@ function settingsFor(runId: (typeof RUN_IDS)[number], runs: number): Settings {
 
 function contextFor(settings: Settings, scope: string) {
   const http = new TargetClient({ timeoutMs: settings.timeoutMs });
-  const ctx = createContext<never>(
+  const ctx = createContext<Record<string, never>>(
     { settings, http, schemas: schemaRegistry(), names: new RunNames(settings.runId, scope), state: {} },
     { choices: {}, notes: [], teardowns: [], propertyRuns: 0 },
   );
@@ -55,12 +55,12 @@ describe('network tree positions shared by areas', () => {
     const own = contextFor(settings, 'rest-v1-network/model-network');
     const other = contextFor(settings, 'rest-v1-network/withdrawals');
     try {
-      const fresh = new FreshAccounts(own.ctx as never);
+      const fresh = new FreshAccounts(own.ctx);
       const anchor = await fresh.next();
       const second = await fresh.next(); // placed below the anchor by the helper itself
       for (const a of [anchor, second])
         for (const side of ['left', 'right'] as const) expect(isReserved(own.ctx, a.username, side)).toBe(true);
-      const offered = await freePositions(other.ctx as never, (await fresh.next()).token);
+      const offered = await freePositions(other.ctx, (await fresh.next()).token);
       expect(offered.filter((s) => s.parent === anchor.username || s.parent === second.username)).toEqual([]);
     } finally {
       await own.close();
@@ -75,7 +75,7 @@ describe('network tree positions shared by areas', () => {
     let foreign = 0;
     const intruder = (async () => {
       while (!stop) {
-        const r = await registerInTree(other.ctx as never);
+        const r = await registerInTree(other.ctx);
         if (r.account) foreign++;
       }
     })();
