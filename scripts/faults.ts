@@ -3,15 +3,15 @@
  * catalogued fault switched on (only the fault's interface), and once without a fault, and says
  * which faults the suite detects. Writes reports/fault-matrix.json and .md.
  *
- *   npm run faults [-- --only ID,ID] [--interface rest-route] [--jobs 2] [--out reports]
+ *   npm run faults [-- --only ID,ID] [--interface rest-route] [--jobs 2] [--runs N] [--out reports]  (--help: the options)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
 import { DATA_KEYS } from '../src/config/options.js';
+import { parseOptions, USAGE } from './faults/options.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const INTERFACES = ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'] as const;
@@ -328,35 +328,33 @@ export function matrixMarkdown(m: Matrix): string {
   return `${lines.join('\n')}\n`;
 }
 
-async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      only: { type: 'string' },
-      interface: { type: 'string' },
-      jobs: { type: 'string' },
-      runs: { type: 'string' },
-      out: { type: 'string' },
-    },
-  });
-  let faults = loadCatalog();
-  if (values.only) {
-    const ids = new Set(values.only.split(','));
-    faults = faults.filter((f) => ids.has(f.id));
+async function main(argv: string[]): Promise<number> {
+  const catalog = loadCatalog();
+  const ids = catalog.map((f) => f.id);
+  const opts = parseOptions(argv, ids, INTERFACES);
+  if (typeof opts === 'string') {
+    (opts === USAGE ? process.stdout : process.stderr).write(opts.endsWith('\n') ? opts : `${opts}\n`);
+    return opts === USAGE ? 0 : 2;
   }
-  if (values.interface) {
-    const wanted = values.interface.split(',');
+  let faults = catalog;
+  if (opts.only) {
+    const only = new Set(opts.only);
+    faults = faults.filter((f) => only.has(f.id));
+  }
+  if (opts.interfaces) {
+    const wanted = opts.interfaces;
     faults = faults.filter((f) => wanted.includes(f.interface));
   }
   if (faults.length === 0) {
-    process.stderr.write('faults: no fault selected\n');
+    process.stderr.write('faults: no fault selected: none of the --only faults is on an interface of --interface\n');
     return 2;
   }
   const m = await runMatrix(faults, {
-    jobs: Number(values.jobs ?? 2),
-    ...(values.runs ? { runs: Number(values.runs) } : {}),
+    jobs: opts.jobs,
+    ...(opts.runs ? { runs: opts.runs } : {}),
     log: (l) => process.stdout.write(`${l}\n`),
   });
-  const out = resolve(ROOT, values.out ?? 'reports');
+  const out = resolve(ROOT, opts.out);
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'fault-matrix.json'), `${JSON.stringify(m, null, 2)}\n`);
   writeFileSync(join(out, 'fault-matrix.md'), matrixMarkdown(m));
@@ -366,7 +364,7 @@ async function main(): Promise<number> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().then(
+  main(process.argv.slice(2)).then(
     (code) => process.exit(code),
     (e) => {
       process.stderr.write(`faults: ${(e as Error).stack ?? e}\n`);

@@ -6,7 +6,7 @@
  *
  *   npm run mutation                                   (every handler module: stryker.config.json)
  *   npm run mutation -- --mutate reference-impl/src/shop/cart.ts[:177-194] [--mutate ...]
- *                       [--concurrency 2] [--ignore-static] [--out DIR]
+ *                       [--concurrency 2] [--ignore-static] [--out DIR]      (--help: the options)
  *
  * --out DIR (default reports/mutation) takes every file the run writes, and a sandbox of its own
  * (.stryker-tmp-<name of DIR>), so a short run can go beside a long one.
@@ -41,7 +41,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions, USAGE } from './mutation/options.js';
 import { type Counts, loadClassification, mergeReports, type StrykerReport, score, summarizeReport } from './mutation/score.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -119,26 +119,17 @@ function summarizeProgress(files: string[]) {
 }
 
 async function mutationRun(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args: argv,
-    options: {
-      mutate: { type: 'string', multiple: true },
-      concurrency: { type: 'string' },
-      'ignore-static': { type: 'boolean' },
-      summarize: { type: 'boolean' },
-      rescore: { type: 'string', multiple: true },
-      out: { type: 'string' },
-    },
-    strict: true,
-    allowPositionals: true,
-  });
+  const opts = parseOptions(argv);
+  if (typeof opts === 'string') {
+    (opts === USAGE ? process.stdout : process.stderr).write(opts.endsWith('\n') ? opts : `${opts}\n`);
+    return opts === USAGE ? 0 : 2;
+  }
   // Each run writes only under its --out directory (and its own Stryker sandbox), so two runs can go
   // side by side without overwriting each other's reports.
-  const outDir = resolve(values.out ?? join(ROOT, 'reports', 'mutation'));
-  const tempDirName = values.out ? `.stryker-tmp-${basename(outDir)}` : undefined;
-  if (values.summarize) {
-    if (positionals.length === 0) throw new Error('--summarize needs the progress.jsonl files of the runs to score');
-    const s = summarizeProgress(positionals.map((p) => resolve(p)));
+  const outDir = resolve(opts.out ?? join(ROOT, 'reports', 'mutation'));
+  const tempDirName = opts.out ? `.stryker-tmp-${basename(outDir)}` : undefined;
+  if (opts.summarize) {
+    const s = summarizeProgress(opts.summarize);
     const out = join(outDir, 'summary-partial.json');
     mkdirSync(outDir, { recursive: true });
     writeFileSync(out, `${JSON.stringify(s, null, 2)}\n`);
@@ -151,10 +142,9 @@ async function mutationRun(argv: string[]): Promise<number> {
     );
     return 0;
   }
-  if (values.rescore?.length) {
+  if (opts.rescore.length) {
     // Finished runs scored again, after the classification or this script changed: no mutant is run.
-    const reports = values.rescore.map((r) => resolve(r));
-    for (const r of reports) if (!existsSync(r)) throw new Error(`--rescore: no Stryker JSON report at ${r}`);
+    const reports = opts.rescore;
     mkdirSync(outDir, { recursive: true });
     const merged = mergeReports(reports.map(readReport));
     // The combined report is kept: another rescore, or Stryker's HTML viewer, can read it.
@@ -166,7 +156,7 @@ async function mutationRun(argv: string[]): Promise<number> {
     return 0;
   }
   const config = JSON.parse(readFileSync(CONFIG, 'utf8')) as { mutate: string[] } & Record<string, unknown>;
-  const mutate = values.mutate?.length ? values.mutate : config.mutate;
+  const mutate = opts.mutate.length ? opts.mutate : config.mutate;
   mkdirSync(outDir, { recursive: true });
   const runConfig = join(outDir, 'stryker.run.json');
   writeFileSync(
@@ -175,8 +165,8 @@ async function mutationRun(argv: string[]): Promise<number> {
       {
         ...config,
         mutate,
-        ...(values.concurrency ? { concurrency: Number(values.concurrency) } : {}),
-        ...(values['ignore-static'] ? { ignoreStatic: true } : {}),
+        ...(opts.concurrency ? { concurrency: opts.concurrency } : {}),
+        ...(opts.ignoreStatic ? { ignoreStatic: true } : {}),
         jsonReporter: { fileName: join(outDir, 'mutation.json') },
         htmlReporter: { fileName: join(outDir, 'mutation.html') },
         ...(tempDirName ? { tempDirName } : {}),
