@@ -7,7 +7,7 @@ import type { Settings } from '../../src/config/settings.js';
 import { TargetClient } from '../../src/http/client.js';
 import { modelNetworkArea } from '../../src/interfaces/rest-v1-network/areas/model-network.js';
 import { FreshAccounts } from '../../src/interfaces/rest-v1-network/fresh.js';
-import { freePositions, registerInTree } from '../../src/interfaces/rest-v1-network/provision.js';
+import { freePositions, registerInTree, rootAccount } from '../../src/interfaces/rest-v1-network/provision.js';
 import { isReserved } from '../../src/interfaces/rest-v1-network/reservations.js';
 import { RunNames } from '../../src/provisioning/names.js';
 import { schemaRegistry } from '../../src/schemas/registry.js';
@@ -50,18 +50,26 @@ function contextFor(settings: Settings, scope: string) {
 }
 
 describe('network tree positions shared by areas', () => {
-  it("a fresh account's two child positions are reserved before it is registered, and never offered to another area", async () => {
+  it("a model's fresh account has its two child positions reserved before it is registered, never offered to another area", async () => {
     const settings = settingsFor('r5v2k8', 8);
     const own = contextFor(settings, 'rest-v1-network/model-network');
     const other = contextFor(settings, 'rest-v1-network/withdrawals');
     try {
-      const fresh = new FreshAccounts(own.ctx);
+      const fresh = new FreshAccounts(own.ctx, { reserve: true });
       const anchor = await fresh.next();
       const second = await fresh.next(); // placed below the anchor by the helper itself
       for (const a of [anchor, second])
         for (const side of ['left', 'right'] as const) expect(isReserved(own.ctx, a.username, side)).toBe(true);
-      const offered = await freePositions(other.ctx, (await fresh.next()).token);
+      // What another area's registerInTree may pick from: the SFC_NET_USERNAME tree, reservations left out.
+      const offered = await freePositions(other.ctx, (await rootAccount(other.ctx)).token);
+      expect(offered.length).toBeGreaterThan(0);
       expect(offered.filter((s) => s.parent === anchor.username || s.parent === second.username)).toEqual([]);
+      // Without `reserve` the positions stay open to every area: reserving all would fill the part of
+      // the tree a target shows (a self-test with every fresh account reserved ran out of positions).
+      const plain = new FreshAccounts(other.ctx);
+      await plain.next();
+      const below = await plain.next();
+      for (const side of ['left', 'right'] as const) expect(isReserved(other.ctx, below.username, side)).toBe(false);
     } finally {
       await own.close();
       await other.close();

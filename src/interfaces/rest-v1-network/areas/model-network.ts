@@ -195,7 +195,7 @@ const commands = [
 export const networkRuns = (runs: number) => Math.min(60, Math.max(2, Math.ceil(runs / 4)));
 
 export async function runNetworkMachine(ctx: CheckContext<unknown>, name: string, tree: boolean): Promise<void> {
-  const fresh = new FreshAccounts(ctx);
+  const fresh = new FreshAccounts(ctx, { reserve: true });
   let previous: NetModel | undefined;
   await checkCommands<NetModel, NetReal>(
     ctx,
