@@ -138,7 +138,14 @@ export function tryJson(ex: Exchange): Envelope | undefined {
 interface Probe {
   method: 'GET' | 'POST';
   token: boolean;
+  /**
+   * Every reading was tried. A probe without a token cannot try the token readings, so when none of
+   * the others answered, its fallback is not the answer: the next caller that has a token probes those.
+   */
+  settled: boolean;
 }
+// Per worker, and a worker runs many areas (isolate: false): what a probe finds must not depend on
+// which area of the worker happened to call first (what it could try, and with which product).
 const probes = new Map<string, Probe>();
 
 /**
@@ -153,22 +160,24 @@ export async function listProducts(
 ): Promise<Exchange> {
   const root = apiRoot(ctx);
   let probe = probes.get(`products ${root}`);
-  if (!probe) {
-    const tries: Probe[] = [
+  if (!probe || (!probe.settled && token !== undefined)) {
+    const tries: Omit<Probe, 'settled'>[] = [
       { method: 'GET', token: false },
       { method: 'GET', token: true },
       { method: 'POST', token: false },
       { method: 'POST', token: true },
     ];
-    for (const t of tries) {
-      if (t.token && token === undefined) continue;
+    // An unsettled probe tried every reading without the token already, and none answered.
+    const left = tries.filter((t) => (t.token ? token !== undefined : !probe));
+    let found: Probe | undefined;
+    for (const t of left) {
       const ex = await sendProducts(ctx, t, { page: 1 }, token);
       if (tryJson(ex)?.status === true) {
-        probe = t;
+        found = { ...t, settled: true };
         break;
       }
     }
-    probe ??= { method: 'GET', token: false };
+    probe = found ?? { method: 'GET', token: false, settled: token !== undefined };
     probes.set(`products ${root}`, probe);
   }
   ctx.choose('AMB-SHOP-01', probe.method.toLowerCase());
@@ -176,13 +185,29 @@ export async function listProducts(
   return sendProducts(ctx, alwaysSendToken ? { ...probe, token: true } : probe, params, token);
 }
 
-function sendProducts(ctx: Ctx, p: Probe, params: Record<string, string | number>, token?: string): Promise<Exchange> {
+function sendProducts(
+  ctx: Ctx,
+  p: Pick<Probe, 'method' | 'token'>,
+  params: Record<string, string | number>,
+  token?: string,
+): Promise<Exchange> {
   const opts: CallOptions = p.method === 'GET' ? { query: params } : { form: params };
   if (p.token && token !== undefined) opts.token = token;
   return call(ctx, p.method, '/products', opts);
 }
 
-/** GET /product/<id> (the samples) or POST (the heading) (AMB-SHOP-02), probed once with a known id. */
+/** The id of the first product of listing page 1, or undefined when the listing shows none. */
+async function firstListedId(ctx: Ctx, token?: string): Promise<number | string | undefined> {
+  const data = tryJson(await listProducts(ctx, { page: 1 }, token))?.data as { products?: { id?: unknown }[] } | undefined;
+  const id = data?.products?.[0]?.id;
+  return typeof id === 'number' || (typeof id === 'string' && id !== '') ? id : undefined;
+}
+
+/**
+ * GET /product/<id> (the samples) or POST (the heading) (AMB-SHOP-02), probed once with a product
+ * that exists: `id` when the caller knows it is one, else the first listed. A request for an id that
+ * does not exist is refused under either method and cannot tell them apart.
+ */
 export async function getProduct(
   ctx: Ctx,
   id: number | string,
@@ -191,14 +216,18 @@ export async function getProduct(
   const root = apiRoot(ctx);
   const path = `/product/${encodeURIComponent(String(id))}`;
   let method = probes.get(`product ${root}`)?.method;
-  if (!method && opts.known) {
-    const ex = await call(ctx, 'GET', path, opts.token ? { token: opts.token } : {});
-    if (tryJson(ex)?.status === true) method = 'GET';
-    else {
-      const post = await call(ctx, 'POST', path, opts.token ? { token: opts.token } : {});
-      method = tryJson(post)?.status === true ? 'POST' : 'GET';
+  if (!method) {
+    const known = opts.known ? id : await firstListedId(ctx, opts.token);
+    if (known !== undefined) {
+      const probePath = `/product/${encodeURIComponent(String(known))}`;
+      const ex = await call(ctx, 'GET', probePath, opts.token ? { token: opts.token } : {});
+      if (tryJson(ex)?.status === true) method = 'GET';
+      else {
+        const post = await call(ctx, 'POST', probePath, opts.token ? { token: opts.token } : {});
+        method = tryJson(post)?.status === true ? 'POST' : 'GET';
+      }
+      probes.set(`product ${root}`, { method, token: false, settled: true });
     }
-    probes.set(`product ${root}`, { method, token: false });
   }
   method ??= 'GET';
   ctx.choose('AMB-SHOP-02', method.toLowerCase());
