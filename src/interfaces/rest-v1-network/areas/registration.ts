@@ -11,6 +11,7 @@ import {
   succeeded,
 } from '../expect.js';
 import { type Account, register, registerForm, registerInTree, rootAccount } from '../provision.js';
+import { reserve } from '../reservations.js';
 import { childAt, nodes, type TreeNode, toNode } from '../tree.js';
 
 /**
@@ -35,7 +36,7 @@ const A = (ctx: Ctx) => ctx.state.a as Account;
 const underA = (ctx: Ctx, position: string, overrides: Record<string, string | undefined> = {}) =>
   registerForm(ctx, { sponsor: A(ctx).username, parent: A(ctx).username, position }, overrides);
 
-/** A body placed under B's free left side: valid placement, so only the field under test can fail it. */
+/** A body placed under B's free left side (reserved by NET-REG-10): valid placement, so only the field under test can fail it. */
 const underB = (ctx: Ctx, overrides: Record<string, string | undefined>) => {
   const b = ctx.state.b?.username ?? A(ctx).username;
   return registerForm(ctx, { sponsor: A(ctx).username, parent: b, position: 'left' }, overrides);
@@ -114,7 +115,12 @@ export const registrationArea: AreaSpec<TreeState> = {
       title: 'register B under A at left: net_user has position left and A as parent and sponsor',
       needs: ['a'],
       async run(ctx: Ctx) {
-        const { call, account } = await register(ctx, underA(ctx, 'left'));
+        const form = underA(ctx, 'left');
+        // B's left is where the refusals below register (underB), meant to fail by one field only.
+        // Unreserved, another area's registerInTree could take it first; a target that checks the
+        // placement before the fields would then refuse them for the position instead.
+        reserve(ctx, String(form.username), 'left');
+        const { call, account } = await register(ctx, form);
         succeeded(ctx, call, 'register B under A (left)');
         conforms(ctx, call, 'auth-register');
         ctx.state.b = account;
