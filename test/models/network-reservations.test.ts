@@ -2,16 +2,13 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createContext } from '../../src/checks/context.js';
+
 import type { Settings } from '../../src/config/settings.js';
-import { TargetClient } from '../../src/http/client.js';
 import { modelNetworkArea } from '../../src/interfaces/rest-v1-network/areas/model-network.js';
 import { FreshAccounts } from '../../src/interfaces/rest-v1-network/fresh.js';
 import { freePositions, registerInTree, rootAccount } from '../../src/interfaces/rest-v1-network/provision.js';
 import { isReserved } from '../../src/interfaces/rest-v1-network/reservations.js';
-import { RunNames } from '../../src/provisioning/names.js';
-import { schemaRegistry } from '../../src/schemas/registry.js';
-import { type Reference, runCheck, startReference, testSettings } from '../properties/harness.js';
+import { contextFor, type Reference, runCheck, startReference, testSettings } from '../properties/harness.js';
 
 // The network's binary tree is shared by every area of a run, and areas run at once in two workers.
 // An area that builds below its fresh accounts (the model-based NET-STATE-01/02) must not find a
@@ -40,20 +37,11 @@ function settingsFor(runId: (typeof RUN_IDS)[number], runs: number): Settings {
   return s;
 }
 
-function contextFor(settings: Settings, scope: string) {
-  const http = new TargetClient({ timeoutMs: settings.timeoutMs });
-  const ctx = createContext<Record<string, never>>(
-    { settings, http, schemas: schemaRegistry(), names: new RunNames(settings.runId, scope), state: {} },
-    { choices: {}, notes: [], teardowns: [], propertyRuns: 0 },
-  );
-  return { ctx, close: () => http.close() };
-}
-
 describe('network tree positions shared by areas', () => {
   it("a model's fresh account has its two child positions reserved before it is registered, never offered to another area", async () => {
     const settings = settingsFor('r5v2k8', 8);
-    const own = contextFor(settings, 'rest-v1-network/model-network');
-    const other = contextFor(settings, 'rest-v1-network/withdrawals');
+    const own = contextFor<Record<string, never>>(settings, 'rest-v1-network/model-network');
+    const other = contextFor<Record<string, never>>(settings, 'rest-v1-network/withdrawals');
     try {
       const fresh = new FreshAccounts(own.ctx, { reserve: true });
       const anchor = await fresh.next();
@@ -78,7 +66,7 @@ describe('network tree positions shared by areas', () => {
 
   it('the model-based registration sequences pass while another area keeps registering into the tree', async () => {
     const settings = settingsFor('m3q8x1', 24);
-    const other = contextFor(settings, 'rest-v1-network/payouts');
+    const other = contextFor<Record<string, never>>(settings, 'rest-v1-network/payouts');
     let stop = false;
     let foreign = 0;
     const intruder = (async () => {

@@ -17,9 +17,18 @@ export interface Reference {
   close(): Promise<void>;
 }
 
-export async function startReference(): Promise<Reference> {
+type Built = Awaited<ReturnType<typeof import('../../reference-impl/src/server.js')['buildServer']>>;
+
+/**
+ * The reference on a free loopback port with an in-memory database. `customize` may add hooks
+ * before it listens: a test that needs a target choosing another documented reading (or
+ * ordering its validation otherwise) makes one from the reference that way.
+ */
+export async function startReference(customize?: (server: Built) => void): Promise<Reference> {
   const { buildServer } = await import('../../reference-impl/src/server.js');
-  const { app } = await buildServer({ db: ':memory:', vendor: 'svc', hashCost: 1024 });
+  const built = await buildServer({ db: ':memory:', vendor: 'svc', hashCost: 1024 });
+  customize?.(built);
+  const { app } = built;
   await app.listen({ port: 0, host: '127.0.0.1' });
   const origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   return {
@@ -49,6 +58,16 @@ export function testSettings(ref: Reference, iface: InterfaceId, seed: number, r
   };
 }
 
+/** A check context of one area (`scope`, e.g. "rest-v1-shop/cart") with a client and names of its own. */
+export function contextFor<S>(settings: Settings, scope: string, state: Partial<S> = {}) {
+  const http = new TargetClient({ timeoutMs: settings.timeoutMs });
+  const ctx = createContext<S>(
+    { settings, http, schemas: schemaRegistry(), names: new RunNames(settings.runId, scope), state },
+    { choices: {}, notes: [], teardowns: [], propertyRuns: 0 },
+  );
+  return { ctx, http, close: () => http.close() };
+}
+
 /** Runs one check of an area with a fresh client and names; returns every exchange it made. */
 export async function runCheck<S>(
   settings: Settings,
@@ -57,15 +76,11 @@ export async function runCheck<S>(
   state: Partial<S> = {},
 ): Promise<Exchange[]> {
   if (!check) throw new Error(`the property under test is gone from ${scope}`);
-  const http = new TargetClient({ timeoutMs: settings.timeoutMs });
-  const ctx = createContext<S>(
-    { settings, http, schemas: schemaRegistry(), names: new RunNames(settings.runId, scope), state },
-    { choices: {}, notes: [], teardowns: [], propertyRuns: 0 },
-  );
+  const { ctx, http, close } = contextFor<S>(settings, scope, state);
   try {
     await check.run(ctx);
   } finally {
-    await http.close();
+    await close();
   }
   return http.exchanges;
 }
