@@ -12,7 +12,7 @@ export class RunNames {
     readonly runId: string,
     scope: string,
   ) {
-    this.tag = createHash('sha256').update(scope).digest('hex').slice(0, 3);
+    this.tag = areaTag(scope);
   }
 
   private next(): string {
@@ -55,6 +55,15 @@ export class RunNames {
   label(prefix = 'sfc'): string {
     return `${prefix}-${this.runId}-${this.next()}`;
   }
+}
+
+/**
+ * The area's part of every name: three hex digits of its scope ("<interface>/<area>"). Areas of one
+ * run share a target (and two interfaces may share one user table), so no two areas may have the
+ * same tag; a test checks it over every area.
+ */
+export function areaTag(scope: string): string {
+  return createHash('sha256').update(scope).digest('hex').slice(0, 3);
 }
 
 export function newRunId(): string {

@@ -110,4 +110,25 @@ describe('run names', async () => {
     expect(a.isOwn(a.email())).toBe(true);
     expect(/^[A-Za-z0-9]+$/.test(mine)).toBe(true);
   });
+  it('give every area of every interface a tag of its own (two areas with one tag would make the same names)', async () => {
+    const { areaTag } = await import('../../src/provisioning/names.js');
+    const { readdirSync } = await import('node:fs');
+    const root = new URL('../../src/interfaces/', import.meta.url);
+    const scopes: string[] = [];
+    for (const iface of readdirSync(root)) {
+      const dir = new URL(`${iface}/areas/`, root);
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+        const mod = (await import(new URL(file, dir).href)) as Record<string, unknown>;
+        for (const v of Object.values(mod)) {
+          const a = v as { interface?: unknown; name?: unknown; checks?: unknown };
+          if (typeof a?.interface === 'string' && typeof a.name === 'string' && Array.isArray(a.checks))
+            scopes.push(`${a.interface}/${a.name}`);
+        }
+      }
+    }
+    expect(scopes.length).toBeGreaterThanOrEqual(45); // one per suite file
+    const byTag = new Map<string, string[]>();
+    for (const s of new Set(scopes)) byTag.set(areaTag(s), [...(byTag.get(areaTag(s)) ?? []), s]);
+    expect([...byTag.values()].filter((list) => list.length > 1)).toEqual([]);
+  });
 });
