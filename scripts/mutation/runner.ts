@@ -39,6 +39,7 @@ import {
   TestStatus,
 } from '@stryker-mutator/api/test-runner';
 import type { Settings } from '../../src/config/settings.js';
+import { runScratchDir } from '../../src/provisioning/scratch.js';
 import type { CheckResult } from '../../src/run/results.js';
 
 type Server = typeof import('../../reference-impl/src/server.js');
@@ -300,7 +301,7 @@ export class SuiteTestRunner implements TestRunner {
       ns.currentTestId = undefined;
       await app?.close().catch(() => {});
       // Per-run scratch of the suites (tree positions reserved between parallel areas).
-      rmSync(join(tmpdir(), `sfc-run-${this.runId}`), { recursive: true, force: true });
+      rmSync(runScratchDir(this.runId), { recursive: true, force: true });
       rmSync(dir, { recursive: true, force: true });
     }
   }

@@ -1,12 +1,13 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { ALLURE_CATEGORIES } from '../checks/allure.js';
 import { INTERFACES } from '../checks/model.js';
 import type { Settings } from '../config/settings.js';
 import { TargetClient } from '../http/client.js';
+import { runScratchDir } from '../provisioning/scratch.js';
 import { loadRequirementFiles } from '../specs/catalog.js';
 import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
 import { QueuedAllureReporter } from './allure-writer.js';
@@ -95,7 +96,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     if (!aborted) aborted = await watchdog.goneNow();
   } finally {
     // Per-run scratch of the suites (e.g. tree positions reserved between parallel areas).
-    rmSync(join(tmpdir(), `sfc-run-${settings.runId}`), { recursive: true, force: true });
+    rmSync(runScratchDir(settings.runId), { recursive: true, force: true });
     clearTimeout(bound);
     await watchdog.stop();
     await vitest.close();

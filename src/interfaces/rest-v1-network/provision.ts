@@ -67,6 +67,12 @@ export async function register(ctx: Ctx, form: Form): Promise<{ call: Call; acco
   };
 }
 
+/**
+ * The run lock (withRunLock) of the SFC_NET_USERNAME account's withdrawals: held by every area that
+ * makes accepted withdrawals from it, and across a before/after comparison of its withdrawal sums.
+ */
+export const ROOT_WITHDRAWALS_LOCK = 'net-root-withdrawals';
+
 /** The SFC_NET_USERNAME account, logged in; skips the check when the data or the login is missing. */
 export async function rootAccount(ctx: Ctx): Promise<Account> {
   const username = ctx.data('SFC_NET_USERNAME');

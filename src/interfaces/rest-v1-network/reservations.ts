@@ -1,14 +1,14 @@
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CheckContext } from '../../checks/context.js';
+import { runScratchDir } from '../../provisioning/scratch.js';
 
 /**
  * Positions of the shared binary tree that one area of this run means to fill itself (the two
  * children of an account it just placed). Areas run in parallel worker threads; a file created
  * with the exclusive flag is a reservation every thread sees, so no area takes another's position.
  */
-const dirOf = (ctx: CheckContext<never> | CheckContext<object>) => join(tmpdir(), `sfc-run-${ctx.settings.runId}`, 'net-slots');
+const dirOf = (ctx: CheckContext<never> | CheckContext<object>) => join(runScratchDir(ctx.settings.runId), 'net-slots');
 const fileOf = (dir: string, parent: string, position: string) =>
   join(dir, `${encodeURIComponent(parent.toLowerCase())}.${position}`);
 

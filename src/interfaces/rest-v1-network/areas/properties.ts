@@ -3,10 +3,11 @@ import { invalidPhone, invalidUsername, phone } from '../../../arbitraries/ident
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty } from '../../../checks/properties.js';
+import { withRunLock } from '../../../provisioning/scratch.js';
 import { type Call, net } from '../client.js';
 import { described, keyedBy, noServerErrorCheck, refused, succeeded } from '../expect.js';
 import { FreshAccounts } from '../fresh.js';
-import { type Account, register, registerForm, rootAccount } from '../provision.js';
+import { type Account, ROOT_WITHDRAWALS_LOCK, register, registerForm, rootAccount } from '../provision.js';
 import { acceptable, readInfo, readLimits } from './model-withdrawals.js';
 
 /**
@@ -218,15 +219,23 @@ export const propertiesArea: AreaSpec<PropState> = {
         const { min = 0, max = 0, balance = 0 } = ctx.state;
         // The maximum costs real balance: tried only when as much again stays for the other areas.
         const edges = [min, ...(balance >= min + 2 * max ? [max] : [])];
-        for (const amount of edges) {
-          if (!acceptable({ min, max, available: balance, requested: 0, records: 0, accepted: [] }, amount))
-            ctx.skip(`the balance ${balance} does not cover ${money(amount)}`);
-          const call = await net(ctx).post('/withdrawal_request', {
-            token: ctx.state.root?.token,
-            form: { amount: money(amount) },
-          });
-          succeeded(ctx, call, `withdrawal_request of exactly ${money(amount)} (limits ${min}..${max})`);
-        }
+        // Not while the withdrawals area compares this account's sums before and after its own request.
+        await withRunLock(
+          ctx.settings.runId,
+          ROOT_WITHDRAWALS_LOCK,
+          async () => {
+            for (const amount of edges) {
+              if (!acceptable({ min, max, available: balance, requested: 0, records: 0, accepted: [] }, amount))
+                ctx.skip(`the balance ${balance} does not cover ${money(amount)}`);
+              const call = await net(ctx).post('/withdrawal_request', {
+                token: ctx.state.root?.token,
+                form: { amount: money(amount) },
+              });
+              succeeded(ctx, call, `withdrawal_request of exactly ${money(amount)} (limits ${min}..${max})`);
+            }
+          },
+          { onGiveUp: (m) => ctx.note(m) },
+        );
         if (edges.length === 1) ctx.note(`the maximum edge was not tried: balance ${balance} is below ${money(min + 2 * max)}`);
       },
     },

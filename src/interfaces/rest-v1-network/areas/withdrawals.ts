@@ -1,14 +1,16 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import { withRunLock } from '../../../provisioning/scratch.js';
 import { type Call, isObject, type Json, net } from '../client.js';
 import { conforms, described, noServerErrorCheck, num, refused, refusedWithFieldError, succeeded } from '../expect.js';
-import { type Account, rootAccount } from '../provision.js';
+import { type Account, ROOT_WITHDRAWALS_LOCK, rootAccount } from '../provision.js';
 
 /** Withdrawals of SFC_NET_USERNAME: the info and limits, a request inside them, and the refusals outside. */
 interface WithdrawalState {
   root: Account;
   before: Call;
-  /** GET /withdrawal after the accepted request (NET-WD-08), read again by NET-WD-11. */
+  /** GET /withdrawal just before and just after the accepted request (NET-WD-03), compared by NET-WD-08/11/13. */
+  beforeRequest: Call;
   after: Call;
   min: number;
   max: number;
@@ -148,28 +150,40 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
         const amount = min + 1 <= max ? Math.max(min + 1, 1) : min;
         if (!(balance >= amount))
           ctx.skip(`the withdrawable balance (${balance}) is below ${amount}; the data contract promises 5000.00`);
-        const call = await request(ctx, { amount: money(amount) });
-        succeeded(ctx, call, `withdrawal_request of ${money(amount)} (limits ${min}..${max}, balance ${balance})`);
-        conforms(ctx, call, 'withdrawal-request');
-        ctx.state.requested = amount;
+        // The other areas that withdraw from this account (the edges of NET-WD-03 in properties) wait
+        // until the after-read: otherwise their amounts land in the sums NET-WD-08 compares.
+        await withRunLock(
+          ctx.settings.runId,
+          ROOT_WITHDRAWALS_LOCK,
+          async () => {
+            const beforeRequest = await net(ctx).get('/withdrawal', { token: token(ctx) });
+            const call = await request(ctx, { amount: money(amount) });
+            succeeded(ctx, call, `withdrawal_request of ${money(amount)} (limits ${min}..${max}, balance ${balance})`);
+            conforms(ctx, call, 'withdrawal-request');
+            ctx.state.beforeRequest = beforeRequest;
+            ctx.state.after = await net(ctx).get('/withdrawal', { token: token(ctx) });
+            ctx.state.requested = amount;
+          },
+          { onGiveUp: (m) => ctx.note(m) },
+        );
       },
     },
     {
       id: 'NET-WD-08',
       title: 'the accepted withdrawal shows in GET /withdrawal',
-      needs: ['before', 'requested'],
+      needs: ['beforeRequest', 'requested', 'after'],
       async run(ctx: Ctx) {
         const amount = ctx.state.requested as number;
-        const after = await net(ctx).get('/withdrawal', { token: token(ctx) });
-        ctx.state.after = after;
+        const before = ctx.state.beforeRequest as Call;
+        const after = ctx.state.after as Call;
         conforms(ctx, after, 'withdrawal');
-        const a = tally(ctx.state.before as Call, amount);
+        const a = tally(before, amount);
         const b = tally(after, amount);
         const grew = (x: number, y: number) => Number.isFinite(x) && Number.isFinite(y) && Math.abs(y - x - amount) < 0.005;
         ctx.expect(
           b.records === a.records + 1 || grew(a.requested, b.requested) || grew(a.pending, b.pending),
           `expected a new withdrawal record of ${money(amount)} or requested/pending up by it; before ${JSON.stringify(a)}, after ${JSON.stringify(b)}`,
-          (ctx.state.before as Call).ex,
+          before.ex,
           after.ex,
         );
       },
@@ -177,19 +191,20 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
     {
       id: 'NET-WD-11',
       title: 'a withdrawal record added by the accepted request carries its amount',
-      needs: ['before', 'requested', 'after'],
+      needs: ['beforeRequest', 'requested', 'after'],
       async run(ctx: Ctx) {
         const amount = ctx.state.requested as number;
+        const before = ctx.state.beforeRequest as Call;
         const after = ctx.state.after as Call;
         const list = (call: Call) =>
           Array.isArray(call.body.all_withdrawal_data) ? call.body.all_withdrawal_data.filter(isObject) : [];
-        const known = new Set(list(ctx.state.before as Call).map((r) => JSON.stringify(r.id)));
+        const known = new Set(list(before).map((r) => JSON.stringify(r.id)));
         const added = list(after).filter((r) => !known.has(JSON.stringify(r.id)));
         if (added.length === 0) ctx.skip('GET /withdrawal lists no new record: the request shows in the sums only (NET-WD-08)');
         ctx.expect(
           added.some((r) => Math.abs(num(r.amount) - amount) < 0.005),
           `the withdrawal request of ${money(amount)} added record(s) with amount ${added.map((r) => JSON.stringify(r.amount)).join(', ')}`,
-          (ctx.state.before as Call).ex,
+          before.ex,
           after.ex,
         );
       },
@@ -197,9 +212,9 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
     {
       id: 'NET-WD-13',
       title: 'total_balance did not grow with the accepted withdrawal (reduced by it, or the gross unchanged)',
-      needs: ['before', 'requested', 'after'],
+      needs: ['beforeRequest', 'requested', 'after'],
       async run(ctx: Ctx) {
-        const before = ctx.state.before as Call;
+        const before = ctx.state.beforeRequest as Call;
         const after = ctx.state.after as Call;
         const was = num(rec(before.body.withdrawal_info).total_balance);
         const is = num(rec(after.body.withdrawal_info).total_balance);

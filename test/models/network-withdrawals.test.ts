@@ -1,0 +1,74 @@
+import { rmSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { propertiesArea } from '../../src/interfaces/rest-v1-network/areas/properties.js';
+import { withdrawalsArea } from '../../src/interfaces/rest-v1-network/areas/withdrawals.js';
+import { rootAccount } from '../../src/interfaces/rest-v1-network/provision.js';
+import { runScratchDir } from '../../src/provisioning/scratch.js';
+import { contextFor, type Reference, runCheck, startReference, testSettings } from '../properties/harness.js';
+
+// NET-WD-08 compares the SFC_NET_USERNAME account's withdrawal sums before and after its own request,
+// while the properties area's NET-WD-03 makes accepted withdrawals from the same account, perhaps at
+// the same time in the other worker. On a target that lists no withdrawal records, only the sums (the
+// check's other reading), those foreign amounts land in the comparison unless the two take turns.
+
+const RUN_ID = 'w7d3q2';
+let ref: Reference;
+beforeAll(async () => {
+  rmSync(runScratchDir(RUN_ID), { recursive: true, force: true });
+  // The reference, but GET /withdrawal lists no record: the request can only show in the sums.
+  ref = await startReference(({ app }) => {
+    app.addHook('onSend', async (request, _reply, payload) => {
+      if (request.method !== 'GET' || !request.url.endsWith('/v1/withdrawal') || typeof payload !== 'string') return payload;
+      return JSON.stringify({ ...JSON.parse(payload), all_withdrawal_data: [] });
+    });
+  });
+});
+afterAll(async () => {
+  await ref?.close();
+  rmSync(runScratchDir(RUN_ID), { recursive: true, force: true });
+});
+
+describe('withdrawals of the shared root account', () => {
+  it('NET-WD-08 sees only its own request while the properties area keeps withdrawing the minimum', async () => {
+    const settings = testSettings(ref, 'rest-v1-network', 1, RUN_ID, 8);
+    settings.data = { SFC_NET_USERNAME: 'netroot', SFC_NET_PASSWORD: 'Root-pass-2024' };
+    const state = {};
+    const step = (id: string) =>
+      runCheck(
+        settings,
+        'rest-v1-network/withdrawals',
+        withdrawalsArea.checks.find((c) => c.id === id),
+        state,
+      );
+    await step('NET-WD-01');
+    await step('NET-WD-02');
+    const { min } = state as { min: number };
+
+    // The intruder: the real edge check of the properties area, the minimum edge only (a balance
+    // below min + 2 max leaves the maximum out), again and again.
+    const other = contextFor<Record<string, unknown>>(settings, 'rest-v1-network/properties');
+    const edges = propertiesArea.checks.find((c) => c.id === 'NET-WD-03');
+    const intruderState = { root: await rootAccount(other.ctx), min, max: min + 1, balance: 2 * min };
+    let stop = false;
+    let withdrawals = 0;
+    // Paced and bounded: the account's 5,000.00 must last the whole test.
+    const intruder = (async () => {
+      while (!stop && withdrawals < 100) {
+        await runCheck(settings, 'rest-v1-network/properties', edges, intruderState);
+        withdrawals++;
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    })();
+    try {
+      await new Promise((r) => setTimeout(r, 50)); // the intruder is under way before the request
+      await step('NET-WD-03');
+      await step('NET-WD-08');
+      await step('NET-WD-13');
+    } finally {
+      stop = true;
+      await intruder;
+      await other.close();
+    }
+    expect(withdrawals).toBeGreaterThan(3); // it really ran alongside
+  }, 60_000);
+});
