@@ -1,11 +1,10 @@
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/context.js';
 import type { Settings } from '../../src/config/settings.js';
 import { registrationArea } from '../../src/interfaces/rest-v1-network/areas/registration.js';
 import { type Account, freePositions, register, registerForm } from '../../src/interfaces/rest-v1-network/provision.js';
+import { runScratchDir } from '../../src/provisioning/scratch.js';
 import { contextFor, type Reference, startReference, testSettings } from '../properties/harness.js';
 
 // The registration area registers A (an anchor: its children reserved), B at A's left, then sends
@@ -17,7 +16,7 @@ import { contextFor, type Reference, startReference, testSettings } from '../pro
 const RUN_ID = 'g6r3b8';
 let ref: Reference;
 beforeAll(async () => {
-  rmSync(join(tmpdir(), `sfc-run-${RUN_ID}`), { recursive: true, force: true });
+  rmSync(runScratchDir(RUN_ID), { recursive: true, force: true });
   // The reference, but a registration at a taken position is refused for that alone, before any field is read.
   ref = await startReference(({ app, ctx }) => {
     const taken = ctx.db.prepare(
@@ -36,7 +35,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await ref?.close();
-  rmSync(join(tmpdir(), `sfc-run-${RUN_ID}`), { recursive: true, force: true });
+  rmSync(runScratchDir(RUN_ID), { recursive: true, force: true });
 });
 
 type TreeCtx = CheckContext<{ a: Account; b: Account; c: Account }>;

@@ -1,13 +1,11 @@
 import { rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
 import type { Settings } from '../../src/config/settings.js';
 import { modelNetworkArea } from '../../src/interfaces/rest-v1-network/areas/model-network.js';
 import { FreshAccounts } from '../../src/interfaces/rest-v1-network/fresh.js';
 import { freePositions, registerInTree, rootAccount } from '../../src/interfaces/rest-v1-network/provision.js';
 import { isReserved } from '../../src/interfaces/rest-v1-network/reservations.js';
+import { runScratchDir } from '../../src/provisioning/scratch.js';
 import { contextFor, type Reference, runCheck, startReference, testSettings } from '../properties/harness.js';
 
 // The network's binary tree is shared by every area of a run, and areas run at once in two workers.
@@ -23,7 +21,7 @@ beforeAll(async () => {
 const RUN_IDS = ['r5v2k8', 'm3q8x1'] as const;
 // Reservations are files under the run id; a run removes them when it ends (orchestrate), these are the test's.
 const clear = () => {
-  for (const id of RUN_IDS) rmSync(join(tmpdir(), `sfc-run-${id}`), { recursive: true, force: true });
+  for (const id of RUN_IDS) rmSync(runScratchDir(id), { recursive: true, force: true });
 };
 beforeAll(clear);
 afterAll(async () => {
