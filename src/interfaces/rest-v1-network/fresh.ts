@@ -67,7 +67,7 @@ export class FreshAccounts {
       const slot = await this.peek();
       const form = registerForm(this.ctx, { sponsor: this.sponsor, parent: slot.parent, position: slot.position }, overrides);
       // Unreserved, another area's registerInTree could take a child position between two steps of a
-      // model run (NET-STATE-01/02 failed so against the reference, about once in 60 self-tests).
+      // model run: NET-STATE-01 failed so against the reference in 1 of 30 network-only runs.
       if (this.options.reserve) reserveChildren(this.ctx, String(form.username));
       last = await register(this.ctx, form);
       if (last.account) {
