@@ -22,6 +22,7 @@ import { pathToFileURL } from 'node:url';
 import { Agent, request } from 'undici';
 import { OPTIONS } from '../src/config/options.js';
 import { parseOptions, summarize, USAGE } from './bench/options.js';
+import { printParseText } from './cli-args.js';
 import { startReferenceChild, suiteCommand } from './faults.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
@@ -277,10 +278,7 @@ type Measurement = Awaited<ReturnType<typeof measure>>;
 
 async function main(argv: string[]): Promise<number> {
   const opts = parseOptions(argv);
-  if (typeof opts === 'string') {
-    (opts === USAGE ? process.stdout : process.stderr).write(opts.endsWith('\n') ? opts : `${opts}\n`);
-    return opts === USAGE ? 0 : 2;
-  }
+  if (typeof opts === 'string') return printParseText(opts, USAGE);
   const out = join(ROOT, 'reports');
   const tmp = join(out, '.bench');
   rmSync(tmp, { recursive: true, force: true });

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { DATA_KEYS } from '../src/config/options.js';
+import { printParseText } from './cli-args.js';
 import { parseOptions, USAGE } from './faults/options.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -332,10 +333,7 @@ async function main(argv: string[]): Promise<number> {
   const catalog = loadCatalog();
   const ids = catalog.map((f) => f.id);
   const opts = parseOptions(argv, ids, INTERFACES);
-  if (typeof opts === 'string') {
-    (opts === USAGE ? process.stdout : process.stderr).write(opts.endsWith('\n') ? opts : `${opts}\n`);
-    return opts === USAGE ? 0 : 2;
-  }
+  if (typeof opts === 'string') return printParseText(opts, USAGE);
   let faults = catalog;
   if (opts.only) {
     const only = new Set(opts.only);

@@ -41,6 +41,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
+import { printParseText } from './cli-args.js';
 import { parseOptions, USAGE } from './mutation/options.js';
 import { type Counts, loadClassification, mergeReports, type StrykerReport, score, summarizeReport } from './mutation/score.js';
 
@@ -120,10 +121,7 @@ function summarizeProgress(files: string[]) {
 
 async function mutationRun(argv: string[]): Promise<number> {
   const opts = parseOptions(argv);
-  if (typeof opts === 'string') {
-    (opts === USAGE ? process.stdout : process.stderr).write(opts.endsWith('\n') ? opts : `${opts}\n`);
-    return opts === USAGE ? 0 : 2;
-  }
+  if (typeof opts === 'string') return printParseText(opts, USAGE);
   // Each run writes only under its --out directory (and its own Stryker sandbox), so two runs can go
   // side by side without overwriting each other's reports.
   const outDir = resolve(opts.out ?? join(ROOT, 'reports', 'mutation'));

@@ -1,4 +1,5 @@
 /** The benchmark's command line and how it folds repeated measurements into one figure. */
+import { splitFlag, wholeNumber } from '../cli-args.js';
 
 export interface BenchOptions {
   repeat: number;
@@ -22,15 +23,13 @@ const LIMITS = { repeat: { min: 1, max: 100 }, deepRuns: { min: 0, max: 100_000 
 export function parseOptions(argv: readonly string[]): BenchOptions | string {
   const o: BenchOptions = { repeat: 1, deepRuns: 1000 };
   for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i] as string;
-    if (flag === '-h' || flag === '--help') return USAGE;
+    const arg = argv[i] as string;
+    if (arg === '-h' || arg === '--help') return USAGE;
+    const { flag, inline } = splitFlag(arg);
     const key = flag === '--repeat' ? 'repeat' : flag === '--deep-runs' ? 'deepRuns' : undefined;
     if (!key) return `bench: unknown option ${flag}; --help lists the options`;
-    const value = argv[++i];
-    const n = Number(value);
-    const { min, max } = LIMITS[key];
-    if (value === undefined || value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
-      return `bench: ${flag} takes a whole number from ${min} to ${max}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`;
+    const n = wholeNumber('bench', flag, inline ?? argv[++i], LIMITS[key]);
+    if (typeof n === 'string') return n;
     o[key] = n;
   }
   return o;

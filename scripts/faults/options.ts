@@ -1,4 +1,5 @@
 /** The fault matrix's command line (scripts/faults.ts). */
+import { got, missingText, splitFlag, wholeNumber } from '../cli-args.js';
 
 export interface FaultsOptions {
   /** Fault ids of --only; undefined: every fault of the catalog. */
@@ -42,8 +43,6 @@ const NUMBERS = { jobs: { min: 1, max: 16 }, runs: { min: 1, max: 100_000 } } as
 
 const VALUE = { only: 'fault ids (ID,ID)', interface: 'interface names (NAME,NAME)', out: 'a directory' } as const;
 
-const got = (value: string | undefined) => (value === undefined ? 'nothing' : JSON.stringify(value));
-
 /**
  * The options, or the text to print: USAGE for --help, else one line saying what to fix. `catalogIds`
  * are the fault ids --only may name, `interfaces` the names --interface may.
@@ -57,25 +56,21 @@ export function parseOptions(
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '-h' || arg === '--help') return USAGE;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const { flag, inline } = splitFlag(arg);
     const key = FLAGS.get(flag as never);
     if (!key)
       return flag.startsWith('-')
         ? `faults: unknown option ${flag}; --help lists the options`
         : `faults: unexpected argument ${JSON.stringify(arg)}; --help lists the options`;
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    const value = inline ?? argv[++i];
     if (key === 'jobs' || key === 'runs') {
-      const n = Number(value);
-      const { min, max } = NUMBERS[key];
-      if (value === undefined || value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
-        return `faults: ${flag} takes a whole number from ${min} to ${max}, got ${got(value)}`;
+      const n = wholeNumber('faults', flag, value, NUMBERS[key]);
+      if (typeof n === 'string') return n;
       o[key] = n;
       continue;
     }
-    // A value that looks like an option is one whose value was forgotten (--out=-x still gives it).
-    if (value === undefined || value.trim() === '' || (eq < 0 && value.startsWith('-')))
-      return `faults: ${flag} takes ${VALUE[key]}, got ${got(value)}`;
+    const missing = missingText('faults', flag, value, inline !== undefined, VALUE[key]);
+    if (missing || value === undefined) return missing as string; // the second test only narrows the type
     if (key === 'out') {
       o.out = value;
       continue;

@@ -1,6 +1,7 @@
 /** The mutation run's command line (scripts/mutation.ts). */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { got, missingText, splitFlag, wholeNumber } from '../cli-args.js';
 
 export interface MutationOptions {
   /** --mutate: files to mutate (FILE or FILE:LINES); empty: stryker.config.json's. */
@@ -53,8 +54,6 @@ const VALUE = { mutate: 'a file (FILE or FILE:LINES)', rescore: 'a Stryker JSON 
 
 const CONCURRENCY = { min: 1, max: 64 } as const;
 
-const got = (value: string | undefined) => (value === undefined ? 'nothing' : JSON.stringify(value));
-
 const isFile = (path: string) => statSync(path, { throwIfNoEntry: false })?.isFile() ?? false;
 
 /**
@@ -82,28 +81,24 @@ export function parseOptions(argv: readonly string[], fileExists: (path: string)
       continue;
     }
     if (arg === '-h' || arg === '--help') return USAGE;
-    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
+    const { flag, inline } = splitFlag(arg);
     if (flag === '--ignore-static' || flag === '--summarize') {
-      if (eq > 0) return `mutation: ${flag} takes no value, got ${got(arg.slice(eq + 1))}`;
+      if (inline !== undefined) return `mutation: ${flag} takes no value, got ${got(inline)}`;
       if (flag === '--ignore-static') o.ignoreStatic = true;
       else o.summarize = [];
       continue;
     }
-    const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+    const value = inline ?? argv[++i];
     if (flag === '--concurrency') {
-      const n = Number(value);
-      const { min, max } = CONCURRENCY;
-      if (value === undefined || value.trim() === '' || !Number.isInteger(n) || n < min || n > max)
-        return `mutation: --concurrency takes a whole number from ${min} to ${max}, got ${got(value)}`;
+      const n = wholeNumber('mutation', flag, value, CONCURRENCY);
+      if (typeof n === 'string') return n;
       o.concurrency = n;
       continue;
     }
     const key = STRINGS.get(flag as never);
     if (!key) return `mutation: unknown option ${flag}; --help lists the options`;
-    // A value that looks like an option is one whose value was forgotten (--out=-x still gives it).
-    if (value === undefined || value.trim() === '' || (eq < 0 && value.startsWith('-')))
-      return `mutation: ${flag} takes ${VALUE[key]}, got ${got(value)}`;
+    const missing = missingText('mutation', flag, value, inline !== undefined, VALUE[key]);
+    if (missing || value === undefined) return missing as string; // the second test only narrows the type
     if (key === 'out') o.out = value;
     else o[key].push(value);
   }

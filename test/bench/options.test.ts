@@ -21,6 +21,11 @@ describe('bench options', () => {
     expect(parseOptions(['--repeat', '3', '--deep-runs', '0'])).toEqual({ repeat: 3, deepRuns: 0 });
   });
 
+  it('reads --flag=value as the faults and mutation scripts do', () => {
+    expect(parseOptions(['--repeat=2', '--deep-runs=500'])).toEqual({ repeat: 2, deepRuns: 500 });
+    expect(parseOptions(['--repeat='])).toBe('bench: --repeat takes a whole number from 1 to 100, got ""');
+  });
+
   it('answers --help with the usage', () => {
     expect(parseOptions(['--repeat', '2', '-h'])).toBe(USAGE);
   });
