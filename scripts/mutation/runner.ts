@@ -13,9 +13,10 @@
  *   reference (new database) with the mutant already on, so that code runs mutated too.
  * - Code run at import (module constants) is "static": the modules are imported lazily, on the first
  *   run, so a static mutant runs in a fresh worker (Stryker restarts it) with the mutant on at import.
- * - A mutant is killed when a MUST or SHOULD check that passed in the dry run does not pass (failed,
- *   skipped, missing), or any check errs, or the suite reports an error, or the reference does not
- *   start. ADVISORY findings fail on the unmutated reference too and do not count.
+ * - A mutant is killed when a MUST or SHOULD check fails that did not fail in the dry run, or one that
+ *   passed there does not pass (skipped, missing), or any check errs, or the suite reports an error, or
+ *   the reference does not start (./judge.ts). ADVISORY findings fail on the unmutated reference too
+ *   and do not count.
  */
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
@@ -41,6 +42,7 @@ import {
 import type { Settings } from '../../src/config/settings.js';
 import { runScratchDir } from '../../src/provisioning/scratch.js';
 import type { CheckResult } from '../../src/run/results.js';
+import { judgeMutantRun, SERIOUS_LEVELS } from './judge.js';
 
 type Server = typeof import('../../reference-impl/src/server.js');
 type Collector = typeof import('../../src/run/collector.js');
@@ -71,7 +73,6 @@ const MODULE_INTERFACE: Record<string, string> = {
   shop: 'rest-v1-shop',
   graphql: 'graphql',
 };
-const SERIOUS = new Set(['MUST', 'SHOULD']);
 /** Outcomes of the serious checks in the dry run, in the sandbox (shared by the workers). */
 const BASELINE_FILE = '.sfc-mutation-baseline.json';
 
@@ -329,8 +330,8 @@ export class SuiteTestRunner implements TestRunner {
       const checks = result.checks.filter((c) => `${c.interface}/${c.area}` === area.id);
       // ADVISORY outcomes too: they do not kill, but a survivor that flips one is reported as such (progress.jsonl).
       for (const c of checks) this.baseline.set(`${area.id}|${c.requirement}|${c.title}`, c.outcome);
-      for (const c of checks) this.levels.set(c.requirement, SERIOUS.has(c.level));
-      const bad = checks.filter((c) => (SERIOUS.has(c.level) && c.outcome === 'failed') || c.outcome === 'error');
+      for (const c of checks) this.levels.set(c.requirement, SERIOUS_LEVELS.has(c.level));
+      const bad = checks.filter((c) => (SERIOUS_LEVELS.has(c.level) && c.outcome === 'failed') || c.outcome === 'error');
       const errors = result.suiteErrors.filter((e) => e.file.endsWith(area.file));
       const timeSpentMs = checks.reduce((n, c) => n + c.durationMs, 0);
       if (bad.length || errors.length)
@@ -471,35 +472,21 @@ export class SuiteTestRunner implements TestRunner {
     }
   }
 
-  /** The areas (and why) where the mutated reference fails what the unmutated one passes. */
+  /** The areas (and why) where the mutated reference fails what the unmutated one passes (./judge.ts). */
   private judge(
     checks: CheckResult[],
     suiteErrors: Array<{ file: string; message: string }>,
     areas: Area[],
   ): Array<{ area: string; why: string }> {
-    const out: Array<{ area: string; why: string }> = [];
-    const seen = new Set<string>();
-    for (const c of checks) {
-      const area = `${c.interface}/${c.area}`;
-      const key = `${area}|${c.requirement}|${c.title}`;
-      seen.add(key);
-      if (c.level === 'ADVISORY' && c.outcome === 'failed' && this.baseline.get(key) === 'passed')
-        this.advisoryFlips.push(c.requirement);
-      if (c.outcome === 'error') out.push({ area, why: `${c.requirement} error: ${c.reason ?? ''}` });
-      else if (SERIOUS.has(c.level) && c.outcome !== 'passed' && (this.baseline.get(key) ?? 'passed') === 'passed')
-        out.push({ area, why: `${c.requirement} ${c.level} ${c.outcome}: ${(c.reason ?? '').slice(0, 300)}` });
-    }
-    for (const e of suiteErrors) {
-      const area = areas.find((a) => e.file.endsWith(a.file))?.id ?? areas[0]?.id ?? 'suite';
-      out.push({ area, why: `suite error: ${e.message.slice(0, 300)}` });
-    }
-    const ran = new Set(areas.map((a) => a.id));
-    for (const [key, outcome] of this.baseline) {
-      const [area, requirement] = key.split('|') as [string, string];
-      const serious = this.levels.get(requirement);
-      if (outcome === 'passed' && serious && ran.has(area) && !seen.has(key)) out.push({ area, why: `${key} did not run` });
-    }
-    return out;
+    const { killers, advisoryFlips } = judgeMutantRun({
+      checks,
+      suiteErrors,
+      areas,
+      baseline: this.baseline,
+      serious: this.levels,
+    });
+    this.advisoryFlips.push(...advisoryFlips);
+    return killers;
   }
 
   async dispose(): Promise<void> {
