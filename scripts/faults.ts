@@ -3,7 +3,7 @@
  * catalogued fault switched on (only the fault's interface), and once without a fault, and says
  * which faults the suite detects. Writes reports/fault-matrix.json and .md.
  *
- *   npm run faults [-- --only ID,ID] [--interface rest-route] [--jobs 2] [--runs N] [--out reports]  (--help: the options)
+ *   npm run faults [-- --only ID,ID] [--interface rest-route] [--jobs 2] [--runs N] [--seed 1] [--out reports]  (--help: the options)
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -174,13 +174,13 @@ export interface RunOutcome {
 export async function runOnce(
   fault: string | undefined,
   interfaces: readonly string[],
-  opts: { runs?: number } = {},
+  opts: { runs?: number; seed?: number } = {},
 ): Promise<RunOutcome> {
   const started = Date.now();
   const ref = await startReferenceInProcess(fault);
   const reportDir = join(ref.dir, 'report');
   try {
-    const { args, env } = suiteCommand(ref, interfaces, reportDir);
+    const { args, env } = suiteCommand(ref, interfaces, reportDir, opts.seed ?? 1);
     if (opts.runs) args.push('--runs', String(opts.runs));
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
@@ -231,6 +231,10 @@ export interface MatrixRow {
 
 export interface Matrix {
   generatedAt: string;
+  /** Seed of every run's properties. */
+  seed: number;
+  /** Runs per property; undefined: the suite's default. */
+  runs: number | undefined;
   baseline: RunOutcome & { interfaces: readonly string[] };
   rows: MatrixRow[];
   detected: number;
@@ -255,13 +259,14 @@ async function pool<T, R>(items: T[], jobs: number, work: (item: T, index: numbe
 
 export async function runMatrix(
   faults: CatalogFault[],
-  opts: { jobs?: number; runs?: number; log?: (line: string) => void } = {},
+  opts: { jobs?: number; runs?: number; seed?: number; log?: (line: string) => void } = {},
 ): Promise<Matrix> {
   const log = opts.log ?? (() => {});
+  const seed = opts.seed ?? 1;
   const started = Date.now();
   const interfaces = INTERFACES.filter((i) => faults.some((f) => f.interface === i));
-  log(`baseline (no fault): ${interfaces.join(', ')}`);
-  const baseline = { ...(await runOnce(undefined, interfaces, { runs: opts.runs })), interfaces };
+  log(`baseline (no fault): ${interfaces.join(', ')}; seed ${seed}, ${opts.runs ?? "the suite's default"} runs per property`);
+  const baseline = { ...(await runOnce(undefined, interfaces, { runs: opts.runs, seed })), interfaces };
   log(
     `baseline: ${baseline.verdict}, failing (advisories): ${baseline.failed.join(', ') || 'none'} in ${(baseline.ms / 1000).toFixed(1)} s`,
   );
@@ -282,7 +287,7 @@ export async function runMatrix(
       ms: 0,
     };
     try {
-      const r = await runOnce(f.id, [f.interface], { runs: opts.runs });
+      const r = await runOnce(f.id, [f.interface], { runs: opts.runs, seed });
       row.newlyFailed = r.failed.filter((id) => !baseFailed.has(id));
       row.expectedFailed = f.breaks.filter((id) => r.failed.includes(id));
       row.detected = row.newlyFailed.length > 0;
@@ -303,6 +308,8 @@ export async function runMatrix(
   const detected = rows.filter((r) => r.detected).length;
   return {
     generatedAt: new Date().toISOString(),
+    seed,
+    runs: opts.runs,
     baseline,
     rows,
     detected,
@@ -316,7 +323,7 @@ export function matrixMarkdown(m: Matrix): string {
   const lines = [
     '# Fault matrix',
     '',
-    `${m.detected} of ${m.total} faults detected (${(m.detectionRate * 100).toFixed(1)}%) in ${(m.wallMs / 1000).toFixed(0)} s.`,
+    `${m.detected} of ${m.total} faults detected (${(m.detectionRate * 100).toFixed(1)}%) in ${(m.wallMs / 1000).toFixed(0)} s, seed ${m.seed}, ${m.runs ?? "the suite's default"} runs per property.`,
     `Baseline without a fault (${m.baseline.interfaces.join(', ')}): ${m.baseline.verdict}; failing: ${m.baseline.failed.join(', ') || 'none'}.`,
     '',
     '| fault | interface | detected | level | expected failed | newly failed requirements | verdict | time |',
@@ -350,6 +357,7 @@ async function main(argv: string[]): Promise<number> {
   const m = await runMatrix(faults, {
     jobs: opts.jobs,
     ...(opts.runs ? { runs: opts.runs } : {}),
+    seed: opts.seed,
     log: (l) => process.stdout.write(`${l}\n`),
   });
   const out = resolve(ROOT, opts.out);

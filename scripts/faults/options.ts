@@ -10,6 +10,8 @@ export interface FaultsOptions {
   jobs: number;
   /** Runs per property; undefined: the suite's default. */
   runs: number | undefined;
+  /** Seed of every run's properties (the baseline's and each fault's). */
+  seed: number;
   /** Where the reports go, relative to the repository root. */
   out: string;
 }
@@ -23,6 +25,8 @@ Options:
   --interface NAME,...   only the faults of these interfaces: rest-route, rest-v1-network, rest-v1-shop, graphql
   --jobs N               reference and suite pairs run at a time, 1 to 16 (default 2)
   --runs N               runs per property, 1 to 100000 (default: the suite's, 20)
+  --seed N               seed of every run's properties, 0 to 2147483647 (default 1, so that a matrix
+                         replays; other seeds show whether a detection depends on the generated inputs)
   --out DIR              write fault-matrix.json and .md under DIR, relative to the repository root
                          (default reports)
   -h, --help             this text
@@ -36,10 +40,15 @@ const FLAGS = new Map([
   ['--interface', 'interface'],
   ['--jobs', 'jobs'],
   ['--runs', 'runs'],
+  ['--seed', 'seed'],
   ['--out', 'out'],
 ] as const);
 
-const NUMBERS = { jobs: { min: 1, max: 16 }, runs: { min: 1, max: 100_000 } } as const;
+const NUMBERS = {
+  jobs: { min: 1, max: 16 },
+  runs: { min: 1, max: 100_000 },
+  seed: { min: 0, max: 2 ** 31 - 1 },
+} as const;
 
 const VALUE = { only: 'fault ids (ID,ID)', interface: 'interface names (NAME,NAME)', out: 'a directory' } as const;
 
@@ -52,7 +61,7 @@ export function parseOptions(
   catalogIds: readonly string[],
   interfaces: readonly string[],
 ): FaultsOptions | string {
-  const o: FaultsOptions = { only: undefined, interfaces: undefined, jobs: 2, runs: undefined, out: 'reports' };
+  const o: FaultsOptions = { only: undefined, interfaces: undefined, jobs: 2, runs: undefined, seed: 1, out: 'reports' };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] as string;
     if (arg === '-h' || arg === '--help') return USAGE;
@@ -63,7 +72,7 @@ export function parseOptions(
         ? `faults: unknown option ${flag}; --help lists the options`
         : `faults: unexpected argument ${JSON.stringify(arg)}; --help lists the options`;
     const value = inline ?? argv[++i];
-    if (key === 'jobs' || key === 'runs') {
+    if (key === 'jobs' || key === 'runs' || key === 'seed') {
       const n = wholeNumber('faults', flag, value, NUMBERS[key]);
       if (typeof n === 'string') return n;
       o[key] = n;

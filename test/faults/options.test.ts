@@ -8,8 +8,8 @@ const ids = loadCatalog().map((f) => f.id);
 const parse = (argv: string[]) => parseOptions(argv, ids, INTERFACES);
 
 describe('fault matrix options (npm run faults)', () => {
-  it('defaults to every fault on every interface, two pairs at a time, the suite depth, reports/', () => {
-    expect(parse([])).toEqual({ only: undefined, interfaces: undefined, jobs: 2, runs: undefined, out: 'reports' });
+  it('defaults to every fault on every interface, two pairs at a time, the suite depth, seed 1, reports/', () => {
+    expect(parse([])).toEqual({ only: undefined, interfaces: undefined, jobs: 2, runs: undefined, seed: 1, out: 'reports' });
   });
 
   it('reads every option', () => {
@@ -17,6 +17,8 @@ describe('fault matrix options (npm run faults)', () => {
       parse(['--only', 'RR-STATUS-STRING,RR-ERRORS-NULL', '--interface', 'graphql,rest-route', '--jobs', '4']),
     ).toMatchObject({ only: ['RR-STATUS-STRING', 'RR-ERRORS-NULL'], interfaces: ['graphql', 'rest-route'], jobs: 4 });
     expect(parse(['--runs', '1000', '--out', 'tmp/matrix'])).toMatchObject({ runs: 1000, out: 'tmp/matrix' });
+    expect(parse(['--seed', '0'])).toMatchObject({ seed: 0 });
+    expect(parse(['--seed=2147483647'])).toMatchObject({ seed: 2_147_483_647 });
   });
 
   it('takes --flag=value, spaces around list items, and the last of a repeated option (as node parseArgs did)', () => {
@@ -33,7 +35,7 @@ describe('fault matrix options (npm run faults)', () => {
   });
 
   it('lists every option, every interface and the exit codes in the usage', () => {
-    for (const o of ['--only ID,...', '--interface NAME,...', '--jobs N', '--runs N', '--out DIR', '-h, --help'])
+    for (const o of ['--only ID,...', '--interface NAME,...', '--jobs N', '--runs N', '--seed N', '--out DIR', '-h, --help'])
       expect(USAGE).toContain(`  ${o}`);
     for (const i of INTERFACES) expect(USAGE).toContain(i);
     expect(USAGE).toContain('fixtures/faults/catalog.json');
@@ -52,6 +54,9 @@ describe('fault matrix options (npm run faults)', () => {
     [['--runs', '-1'], 'faults: --runs takes a whole number from 1 to 100000, got "-1"'],
     [['--runs', '100001'], 'got "100001"'],
     [['--runs='], 'got ""'],
+    [['--seed', '-1'], 'faults: --seed takes a whole number from 0 to 2147483647, got "-1"'],
+    [['--seed', '2147483648'], 'got "2147483648"'],
+    [['--seed', 'random'], 'got "random"'],
     [['--out'], 'faults: --out takes a directory, got nothing'],
     [['--out', '--jobs', '2'], '--out takes a directory, got "--jobs"'],
     [['--only', ','], 'faults: --only takes fault ids (ID,ID), got ","'],
