@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/context.js';
 import { ConformanceFailure } from '../../src/checks/model.js';
-import { checkProperty, propertySeed } from '../../src/checks/properties.js';
+import { checkProperty, commandSequences, propertySeed } from '../../src/checks/properties.js';
 
 const ctx = (seed: number, runs = 50) =>
   ({
@@ -54,5 +54,25 @@ describe('checkProperty', () => {
       throw new TypeError('suite bug');
     }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TypeError);
+  });
+});
+
+describe('commandSequences', () => {
+  const noop: fc.AsyncCommand<object, object, boolean> = {
+    check: () => true,
+    run: async () => {},
+    toString: () => 'noop',
+  };
+  const lengths = (arb: fc.Arbitrary<Iterable<unknown>>) =>
+    fc.sample(arb, { seed: 7, numRuns: 400 }).map((cmds) => [...cmds].length);
+
+  it('spreads the length over the whole bound, where fast-check alone stops at 10', () => {
+    // At fast-check's default size a bound above 10 is never reached: a state fault that needs a
+    // long sequence shows in few of a default run's sequences (the reason for size 'max').
+    expect(Math.max(...lengths(fc.commands([fc.constant(noop)], { maxCommands: 16 })))).toBe(10);
+    const spread = lengths(commandSequences([fc.constant(noop)], 16));
+    expect(Math.max(...spread)).toBe(16);
+    expect(Math.min(...spread)).toBe(0);
+    expect(spread.filter((n) => n > 10).length).toBeGreaterThan(80);
   });
 });

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { checkProperty } from '../../../checks/properties.js';
+import { checkProperty, commandSequences } from '../../../checks/properties.js';
 import { newSession, productId } from '../client.js';
 import { type CartModel, type CartReal, cartCommands, couponOff, finalRead } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
@@ -36,12 +36,12 @@ export const modelCartArea: AreaSpec<ModelState> = {
         const off = couponOff(ctx.data('SFC_GQL_COUPON_OFF'));
         if (coupon && !off)
           ctx.note('SFC_GQL_COUPON_OFF is not set: coupon_discount is judged by its sign and bound, not by its amount');
-        // fc.commands inside checkProperty (not checkCommands): one more add after the sequence
+        // Command sequences inside checkProperty (not checkCommands): one more add after the sequence
         // reads the whole cart back, so a sequence ending in update, delete or empty is judged too.
         await checkProperty(
           ctx,
           'graphql cart state machine',
-          fc.commands(cartCommands(), { maxCommands: 16 }),
+          commandSequences(cartCommands(), 16),
           async (cmds) => {
             const session = await newSession(ctx);
             const model: CartModel = { lines: [], coupon: 'none' };
