@@ -263,12 +263,16 @@ class EmptyCart implements Cmd {
 /**
  * The command generators, weighted (fc.commands picks uniformly from the list): adds (the only
  * read of the whole cart) and updates and deletes of existing lines, which only run when the
- * model holds a line, come more often than coupon, empty and the missing-line update.
+ * model holds a line, come more often than empty and the missing-line update. The coupon comes
+ * twice, valid two times in three: its money is judged only once it is on the cart, and at one
+ * entry in eleven, valid one time in two, a default run's 8 sequences missed a positive
+ * coupon_discount with 1 of seeds 1 to 8.
  */
 export function cartCommands(): fc.Arbitrary<Cmd>[] {
   const add = fc.integer({ min: 1, max: 5 }).map((q): Cmd => new AddProduct(q));
   const update = fc.tuple(fc.nat({ max: 3 }), fc.integer({ min: 1, max: 9 })).map(([i, q]): Cmd => new UpdateLine(i, q));
   const del = fc.nat({ max: 3 }).map((i): Cmd => new DeleteLine(i));
+  const coupon = fc.constantFrom(true, true, false).map((valid): Cmd => new ApplyCoupon(valid));
   return [
     add,
     add,
@@ -278,7 +282,8 @@ export function cartCommands(): fc.Arbitrary<Cmd>[] {
     update,
     del,
     del,
-    fc.boolean().map((v): Cmd => new ApplyCoupon(v)),
+    coupon,
+    coupon,
     fc.constant<Cmd>(new EmptyCart()),
     fc.constant<Cmd>(new UpdateMissingLine()),
   ];
