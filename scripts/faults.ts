@@ -180,7 +180,7 @@ export async function runOnce(
   const ref = await startReferenceInProcess(fault);
   const reportDir = join(ref.dir, 'report');
   try {
-    const { args, env } = suiteCommand(ref, interfaces, reportDir, opts.seed ?? 1);
+    const { args, env } = suiteCommand(ref, interfaces, reportDir, opts.seed);
     if (opts.runs) args.push('--runs', String(opts.runs));
     const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let log = '';
