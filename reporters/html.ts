@@ -49,6 +49,7 @@ export function renderHtml(r: RunResult): string {
 <div class="meta">${Object.entries(r.targets)
     .map(([k, v]) => `${esc(k)}: <code>${esc(String(v))}</code>`)
     .join(' · ')}</div>
+${r.aborted ? `<div class="meta"><strong>The run was aborted</strong>: ${esc(r.aborted)}. What did not run is untested, not passed.</div>` : ''}
 <div class="cards">${r.interfaces.map(card).join('')}</div>
 </header>
 <main>

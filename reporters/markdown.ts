@@ -9,6 +9,7 @@ export function renderMarkdown(r: RunResult): string {
   out.push(`# Conformance report: ${r.verdict.toUpperCase()}`, '');
   out.push(`${r.tool.name} ${r.tool.version}, specs ${r.specDigest.slice(0, 19)}…, run \`${r.runId}\`, seed \`${r.seed}\``);
   out.push(`Started ${r.startedAt}, took ${(r.durationMs / 1000).toFixed(1)} s, ${r.requests} requests.`, '');
+  if (r.aborted) out.push(`**The run was aborted**: ${cell(r.aborted)}. What did not run is untested, not passed.`, '');
   out.push('| target | URL |', '|---|---|');
   for (const [k, v] of Object.entries(r.targets)) out.push(`| ${k} | ${cell(String(v))} |`);
   out.push(

@@ -7,7 +7,7 @@ Usage: storefront-conformance <command> [options]
 Commands:
   run          run the suites against a target; write the reports; exit code = verdict
   self-test    start the reference implementation on a free port and run every interface against it
-  reference    start the reference implementation (--port, --host, --db, --vendor)
+  reference    start the reference implementation (--port, --host, --db, --vendor, --hash-cost, --fault)
   report       build the HTML report of a report directory with Allure 3
   pact         generate Pact files from the specs, or verify a provider against them
 
@@ -17,7 +17,8 @@ Exit codes of run and self-test:
   0  conformant (no MUST failed, every MUST exercised)
   1  non-conformant, or incomplete (a MUST could not be exercised; --allow-incomplete makes that 0)
   2  bad usage or settings (nothing was sent)
-  3  the target could not be reached at all, or the run was aborted
+  3  the target could not be reached at all, the run was aborted (the reason is printed), or the suite
+     itself failed (an internal error)
 `;
 
 export function commandHelp(command: 'run' | 'self-test'): string {
@@ -26,7 +27,7 @@ export function commandHelp(command: 'run' | 'self-test'): string {
       ? 'storefront-conformance run: run the conformance suites against a target\n\nUsage: storefront-conformance run [options]\n'
       : 'storefront-conformance self-test: start the reference implementation on a free port with a fresh\ndatabase, run every interface against it, and expect a conformant verdict\n\nUsage: storefront-conformance self-test [options]\n';
   const rows = OPTIONS.filter((o) => o.commands.includes(command)).map((o) => {
-    const flag = `--${o.flag}${o.kind === 'bool' ? '' : ` ${o.kind === 'int' ? 'N' : o.kind === 'list' ? 'LIST' : o.kind === 'url' ? 'URL' : 'VALUE'}`}`;
+    const flag = `--${o.flag}${o.kind === 'bool' ? '' : ` ${o.kind === 'int' ? 'N' : o.kind === 'list' ? 'LIST' : o.kind === 'url' ? 'URL' : o.kind === 'path' ? 'FILE' : 'VALUE'}`}`;
     const def = o.default !== undefined ? ` (default ${o.default})` : '';
     return `  ${flag.padEnd(26)} ${o.help}${def}\n  ${''.padEnd(26)} environment: ${o.env}`;
   });
@@ -47,5 +48,6 @@ Options:
   --db FILE       SQLite database file, or :memory: (default ./.sfc-reference/reference.db)
   --vendor NAME   vendor segment of header, route and namespace (default svc; letscms for the real products)
   --hash-cost N   scrypt cost of new password hashes, a power of two (default 16384; env SFC_REFERENCE_HASH_COST)
+  --fault ID      start with one fault of fixtures/faults/catalog.json switched on (off unless given)
   -h, --help      this text
 `;

@@ -111,7 +111,8 @@ async function runCommand(command: 'run' | 'self-test', args: string[], term: Te
     term.info(`reports: ${files.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}`);
     if (command === 'self-test' && result.verdict !== 'conformant')
       term.error(`self-test expected a conformant verdict, got ${result.verdict}`);
-    if (baseline) {
+    // An aborted run (3) or an expired waiver (2) says nothing a baseline could excuse.
+    if (baseline && result.exitCode <= 1) {
       const diff = diffAgainstBaseline(result, baseline);
       term.baseline(diff);
       return baselineExitCode(diff, settings.allowIncomplete);

@@ -4,6 +4,7 @@ import { INTERFACES, type InterfaceId } from '../checks/model.js';
 import { readDotenv, resolveSettings, UsageError } from '../config/load.js';
 import { DATA_KEYS } from '../config/options.js';
 import { generatePacts } from '../pact/generate.js';
+import { PROVIDER_STATE_DATA } from '../pact/states/target.js';
 import { DEFAULT_PACT_DIR, type InterfaceVerification, interfaceUrl, type VerifyOptions, verifyTarget } from '../pact/verify.js';
 import { targetUrlOf } from '../run/target-urls.js';
 
@@ -57,8 +58,8 @@ function helpText(sub: 'generate' | 'verify'): string {
       : "storefront-conformance pact verify: verify a target against the Pact files with Pact's Verifier;\nprovider states are created through the target's own API\n\nUsage: storefront-conformance pact verify [options]\n";
   const data =
     sub === 'verify'
-      ? `\n${ENV_ONLY}\n\nTarget data used by provider states (environment or .env; see .env.example):\n${DATA_KEYS.filter(
-          (d) => /^SFC_(NET|GQL)_/.test(d.key) && !/JOIN/.test(d.key),
+      ? `\n${ENV_ONLY}\n\nTarget data used by provider states (environment or .env; see .env.example):\n${DATA_KEYS.filter((d) =>
+          PROVIDER_STATE_DATA.includes(d.key),
         )
           .map((d) => `  ${d.key.padEnd(26)} ${d.help}`)
           .join('\n')}\n\nExit codes: 0 verified, 1 a contract broken, 2 bad usage, 3 target or broker unreachable\n`

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UsageError } from '../config/load.js';
+import { readDotenv, UsageError } from '../config/load.js';
 import { REPO_ROOT } from '../specs/paths.js';
 
 export const REPORT_HELP = `storefront-conformance report: build the Allure HTML report of a report directory (Allure 3, offline)
@@ -11,9 +11,11 @@ Usage: storefront-conformance report [options]
 
 Options:
   --report-dir DIR   the report directory of a run, holding allure-results/ (default ./reports)
-                     environment: SFC_REPORT_DIR
+                     environment (or .env): SFC_REPORT_DIR
   --output DIR       where the HTML report goes (default <report-dir>/allure-report)
   -h, --help         this text
+
+Exit codes: 0 written, 2 bad usage or no allure-results/ in the directory, 3 Allure failed
 `;
 
 /** Runs the Allure 3 CLI on `<report-dir>/allure-results`; the page it writes needs no network. */
@@ -32,7 +34,8 @@ export async function reportCommand(args: string[], log: (line: string) => void)
     process.stdout.write(REPORT_HELP);
     return 0;
   }
-  const dir = resolve(values['report-dir'] ?? process.env.SFC_REPORT_DIR ?? './reports');
+  // The same order as run's settings: flag, environment, .env, default (an empty value counts as unset).
+  const dir = resolve(values['report-dir'] || process.env.SFC_REPORT_DIR || readDotenv().SFC_REPORT_DIR || './reports');
   const results = join(dir, 'allure-results');
   if (!existsSync(results) || readdirSync(results).length === 0)
     throw new UsageError(

@@ -47,6 +47,7 @@ export class Terminal {
         this.info(
           `${s.interface}: MUST not exercised: ${s.unexercisedMust.slice(0, 10).join(', ')}${s.unexercisedMust.length > 10 ? ', …' : ''}`,
         );
+    if (r.aborted) this.error(`run aborted: ${r.aborted}; what did not run is untested, not passed`);
     for (const e of r.suiteErrors.slice(0, 5)) this.error(`suite error in ${e.file}: ${e.message.split('\n')[0]}`);
     const failed = r.requirements.filter((q) => q.status === 'failed' && !q.waiver);
     for (const q of failed.slice(0, 15))

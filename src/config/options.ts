@@ -115,6 +115,14 @@ export const OPTIONS: OptionDef[] = [
     commands: both,
   },
   {
+    flag: 'baseline',
+    env: 'SFC_BASELINE',
+    key: 'baseline',
+    kind: 'path',
+    help: "a previous conformance-report.json (main's): exit 1 only for MUSTs that newly fail or are no longer exercised",
+    commands: ['run'],
+  },
+  {
     flag: 'allow-incomplete',
     env: 'SFC_ALLOW_INCOMPLETE',
     key: 'allowIncomplete',

@@ -15,6 +15,17 @@ export interface StateTarget {
   token?: string;
 }
 
+/** The target data keys the state handlers read (`need(t, key, ...)`); `pact verify --help` lists them. */
+export const PROVIDER_STATE_DATA: readonly string[] = [
+  'SFC_NET_USERNAME',
+  'SFC_NET_PASSWORD',
+  'SFC_SHOP_PAYMENT_METHOD',
+  'SFC_GQL_EMAIL',
+  'SFC_GQL_PASSWORD',
+  'SFC_GQL_PRODUCT_ID',
+  'SFC_GQL_COUPON',
+];
+
 /** A provider state that cannot be created: the verification of its interactions fails with this. */
 export class StateError extends Error {
   override name = 'StateError';
