@@ -1,11 +1,12 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { INTERFACES } from '../src/checks/model.js';
+import { type AreaSpec, INTERFACES } from '../src/checks/model.js';
 import { loadAreas } from '../src/specs/areas.js';
 import { loadEndpointIndex, loadRequirementFiles } from '../src/specs/catalog.js';
 import { meaningDigest } from '../src/specs/id-lock.js';
-import { SPECS_DIR } from '../src/specs/paths.js';
+import { REPO_ROOT, SPECS_DIR } from '../src/specs/paths.js';
 
 const files = loadRequirementFiles();
 const all = files.flatMap((f) => f.requirements);
@@ -38,10 +39,10 @@ describe('the requirement catalog as a whole', () => {
 describe('checks and requirements', async () => {
   const areas = await loadAreas();
   const checked = new Set(areas.flatMap((a) => a.checks.map((c) => c.id)));
-  it('every check names a requirement of the catalog', () => {
-    const known = new Set(all.map((r) => r.id));
+  it("every check names a requirement of its own interface's catalog", () => {
+    const known = new Map(files.map((f) => [f.interface, new Set(f.requirements.map((r) => r.id))]));
     const unknown = areas.flatMap((a) =>
-      a.checks.filter((c) => !known.has(c.id)).map((c) => `${a.interface}/${a.name}: ${c.id}`),
+      a.checks.filter((c) => !known.get(a.interface)?.has(c.id)).map((c) => `${a.interface}/${a.name}: ${c.id}`),
     );
     expect(unknown).toEqual([]);
   });
@@ -52,7 +53,29 @@ describe('checks and requirements', async () => {
     const noReason = all.filter((r) => !r.testable && !r.untestableReason?.trim()).map((r) => r.id);
     expect({ uncovered, noReason }).toEqual({ uncovered: [], noReason: [] });
   });
-  it('every area belongs to the interface of its suite folder and has a unique name', () => {
+  it('every area belongs to the interface of its suite folder and has a unique name', async () => {
+    // suites/<interface>/<name>.test.ts runs one area: `runArea(x)` with x imported from an areas module.
+    const AREA_IMPORT = /import \{ (\w+) \} from '(\.\.\/\.\.\/src\/interfaces\/[\w-]+\/areas\/[\w-]+)\.js'/g;
+    const suiteOf = new Map<AreaSpec, string[]>();
+    for (const folder of INTERFACES) {
+      const dir = join(REPO_ROOT, 'suites', folder);
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.test.ts'))) {
+        const source = readFileSync(join(dir, file), 'utf8');
+        const imports = new Map([...source.matchAll(AREA_IMPORT)].map((m) => [m[1], m[2]]));
+        const run = [...source.matchAll(/runArea\((\w+)\)/g)].map((m) => m[1] ?? '');
+        expect(run, `suites/${folder}/${file}`).toHaveLength(1);
+        const from = imports.get(run[0] ?? '');
+        expect(from, `suites/${folder}/${file}: where ${run[0]} comes from`).toBeDefined();
+        const mod = (await import(pathToFileURL(join(dir, `${from}.ts`)).href)) as Record<string, AreaSpec | undefined>;
+        const area = mod[run[0] ?? ''];
+        expect(area?.interface, `suites/${folder}/${file}`).toBe(folder);
+        if (area) suiteOf.set(area, [...(suiteOf.get(area) ?? []), `${folder}/${file}`]);
+      }
+    }
+    // Every area the runner finds is run by exactly one suite file.
+    const suites = areas.map((a) => [`${a.interface}/${a.name}`, suiteOf.get(a)?.length ?? 0]);
+    expect(suites.filter(([, n]) => n !== 1)).toEqual([]);
+    expect(suiteOf.size).toBe(areas.length);
     const names = areas.map((a) => `${a.interface}/${a.name}`);
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
   });

@@ -1,9 +1,13 @@
 import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runScratchDir, withRunLock } from '../../src/provisioning/scratch.js';
 
-const RUN = 'lk4t9z';
-afterAll(() => rmSync(runScratchDir(RUN), { recursive: true, force: true }));
+// One run id per process: a parallel run of this file gets its own locks, and a lock left by a
+// killed earlier run with the same pid is removed before the tests start.
+const RUN = `test-scratch-${process.pid}`;
+const clean = () => rmSync(runScratchDir(RUN), { recursive: true, force: true });
+beforeAll(clean);
+afterAll(clean);
 
 const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { resolveSettings, UsageError } from '../../src/config/load.js';
 
 const base = { flags: {}, env: {}, dotenv: {} };
@@ -43,7 +43,20 @@ describe('settings: flag over environment over .env', () => {
   });
   it('gives the same seed when asked, a random one otherwise', () => {
     expect(resolveSettings({ ...base, flags: { 'base-url': 'http://a:1', seed: '42' } }, 'run').seed).toBe(42);
-    expect(typeof resolveSettings({ ...base, flags: { 'base-url': 'http://a:1' } }, 'run').seed).toBe('number');
+    const seedFrom = (random: number) => {
+      const spy = vi.spyOn(Math, 'random').mockReturnValue(random);
+      try {
+        const seed = resolveSettings({ ...base, flags: { 'base-url': 'http://a:1' } }, 'run').seed;
+        expect(spy).toHaveBeenCalled();
+        return seed;
+      } finally {
+        spy.mockRestore();
+      }
+    };
+    // The whole range 0 .. 2^31-1 (a seed fast-check and --seed accept), drawn from Math.random.
+    expect(seedFrom(0)).toBe(0);
+    expect(seedFrom(0.25)).toBe(2 ** 29);
+    expect(seedFrom(1 - 2 ** -53)).toBe(2 ** 31 - 1);
   });
 });
 

@@ -38,7 +38,11 @@ describe('the fault catalog (fixtures/faults/catalog.json)', () => {
   it('gives every fault a behaviour: a hook, or a ctx.fault test in the handler file it names', () => {
     for (const f of FAULTS.values()) {
       const hooks = Boolean(f.before || f.after);
-      if (f.inHandler) expect(readFileSync(join(process.cwd(), f.inHandler), 'utf8'), f.id).toContain(`'${f.id}'`);
+      // The handlers test `ctx.fault !== 'ID'` or `call.app.fault !== 'ID'` (=== as well): a comparison, not a mention.
+      if (f.inHandler)
+        expect(readFileSync(join(process.cwd(), f.inHandler), 'utf8'), f.id).toMatch(
+          new RegExp(`\\b(?:ctx|app)\\.fault\\s*[!=]==\\s*'${f.id}'`),
+        );
       else expect(hooks, f.id).toBe(true);
     }
   });

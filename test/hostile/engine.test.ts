@@ -81,7 +81,9 @@ describe('the target client against each misbehaviour', () => {
     );
     expect((await send(client, '/never-end')).error).toMatch(/^timed out after 400 ms \(after the HTTP 200 headers/);
     const started = performance.now();
-    expect((await send(client, '/hang')).error).toBe('timed out after 400 ms');
+    const hang = await send(client, '/hang');
+    expect(hang.response).toBeUndefined();
+    expect(hang.error).toBe('timed out after 400 ms');
     expect(performance.now() - started).toBeLessThan(1500);
     await client.close();
   });
@@ -116,12 +118,18 @@ describe('the target client against each misbehaviour', () => {
   });
 
   it('does not follow a redirect loop: the 302 is the answer', async () => {
+    // A server of its own: the shared one counts hits from every test in this file.
+    const own = await startHostile({ rules: [{ path: /^\/redirect-loop$/, mode: 'redirect-loop' }] });
     const client = new TargetClient({ timeoutMs: 1000 });
-    const ex = await send(client, '/redirect-loop');
-    expect(ex.response?.status).toBe(302);
-    expect(ex.response?.headers.location).toBe('/redirect-loop');
-    expect(hostile.hits.filter((h) => h.url === '/redirect-loop')).toHaveLength(1);
-    await client.close();
+    try {
+      const ex = await client.send({ method: 'GET', url: `${own.origin}/redirect-loop` });
+      expect(ex.response?.status).toBe(302);
+      expect(ex.response?.headers.location).toBe('/redirect-loop');
+      expect(own.hits).toEqual([{ method: 'GET', url: '/redirect-loop', mode: 'redirect-loop', rule: 0 }]);
+    } finally {
+      await client.close();
+      await own.close();
+    }
   });
 
   it('reads JSON whatever the content type says, and decodes gzip it did not ask for', async () => {
@@ -155,12 +163,23 @@ describe('the target client against each misbehaviour', () => {
   });
 
   it('retries after 429 with Retry-After and counts the retries', async () => {
+    // A server of its own: its rule refuses the first two requests it ever sees, whatever the
+    // other tests in this file sent before.
+    const own = await startHostile({
+      upstream: upstreamOrigin,
+      rules: [{ path: /^\/rate-limit$/, mode: 'rate-limit', times: 2 }],
+    });
     const client = new TargetClient({ timeoutMs: 1000 });
-    const ex = await send(client, '/rate-limit');
-    expect(ex.response?.status).toBe(200);
-    expect(ex.retries).toBe(2);
-    expect(client.retryCount).toBe(2);
-    await client.close();
+    try {
+      const ex = await client.send({ method: 'GET', url: `${own.origin}/rate-limit` });
+      expect(ex.response?.status).toBe(200);
+      expect(ex.retries).toBe(2);
+      expect(client.retryCount).toBe(2);
+      expect(own.hits.map((h) => h.mode)).toEqual(['rate-limit', 'rate-limit', 'forward']);
+    } finally {
+      await client.close();
+      await own.close();
+    }
   }, 10_000);
 
   it('shows the target answering as if the dropped token header was never sent', async () => {

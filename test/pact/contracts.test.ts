@@ -114,6 +114,7 @@ describe('pact generate', () => {
     const uncovered: string[] = [];
     for (const iface of INTERFACES) {
       const index = loadEndpointIndex(iface);
+      expect(index?.endpoints.length, iface).toBeGreaterThan(0);
       const planned = new Set(PLANS[iface]('svc').map((p) => p.endpoint));
       for (const e of index?.endpoints ?? []) if (!planned.has(e.id)) uncovered.push(`${iface}/${e.id}`);
     }

@@ -7,6 +7,7 @@ import { DATA_KEYS } from '../../src/config/options.js';
 import type { Settings } from '../../src/config/settings.js';
 import { verifyTarget } from '../../src/pact/verify.js';
 import { type RunningReference, startReference } from '../../src/run/reference.js';
+import { closedPort } from '../hostile/server.js';
 
 // Provider side: the committed pacts/ verified with Pact's Verifier against the reference
 // implementation (states created through its API), and against a broken provider.
@@ -123,7 +124,8 @@ describe('pact verify', () => {
     const err = process.stderr.write;
     process.stderr.write = () => true;
     try {
-      expect(await main(['pact', 'verify', '--base-url', 'http://127.0.0.1:9', '--interfaces', 'rest-route'])).toBe(3);
+      const unreachable = `http://127.0.0.1:${await closedPort()}`;
+      expect(await main(['pact', 'verify', '--base-url', unreachable, '--interfaces', 'rest-route'])).toBe(3);
       expect(await main(['pact', 'verify', '--no-such-flag'])).toBe(2);
       expect(await main(['pact', 'verify', '--base-url', ref.baseUrl, '--publish'])).toBe(2);
       expect(await main(['pact', 'unknown'])).toBe(2);

@@ -22,6 +22,27 @@ interface FixtureFile {
 
 const catalog = readJson<RequirementFile>(join(SPECS_DIR, 'requirements', 'rest-route.json'));
 const index = readJson<EndpointIndex>(join(SPECS_DIR, 'rest-route', 'endpoints.json'));
+// Schemas with no fixture file of their own: the shared formats, the parts the endpoint fixtures
+// embed (address, category, customer, ...), the responses the document leaves "not shown"
+// (product-product.get: NS-RR-01, account-address-edit.get: NS-RR-10), and two small request
+// schemas. A new schema needs a fixture file, or a place on this list.
+const WITHOUT_FIXTURES = [
+  'account-address-edit.get.response',
+  'account-address-edit.query',
+  'account-forgotten.post.request',
+  'address',
+  'agreement-link',
+  'category',
+  'customer',
+  'customer-group',
+  'formats',
+  'language',
+  'product-product.get.response',
+  'product-summary',
+  'sort-option',
+  'store-info',
+  'zone',
+];
 const fixtureFiles = readdirSync(FIXTURES)
   .filter((f) => f.endsWith('.json'))
   .sort();
@@ -43,8 +64,16 @@ describe('rest-route schemas', () => {
     expect(registry.ids.filter((id) => id.startsWith('rest-route/')).length).toBeGreaterThanOrEqual(40);
   });
 
-  it('has a fixture file for most schemas', () => {
-    expect(fixtureFiles.length).toBeGreaterThanOrEqual(20);
+  it('has a fixture file for every schema but the listed ones', () => {
+    const schemas = readdirSync(join(SPECS_DIR, 'rest-route', 'schemas'))
+      .filter((f) => f.endsWith('.schema.json'))
+      .map((f) => `rest-route/schemas/${f}`);
+    const covered = new Set(fixtureFiles.map((f) => readJson<FixtureFile>(join(FIXTURES, f)).schema));
+    const without = schemas
+      .filter((id) => !covered.has(id))
+      .map((id) => id.replace(/^rest-route\/schemas\/(.*)\.schema\.json$/, '$1'))
+      .sort();
+    expect(without).toEqual(WITHOUT_FIXTURES);
   });
 
   for (const file of fixtureFiles) {
@@ -154,7 +183,7 @@ describe('rest-route requirement catalog', () => {
     for (const r of catalog.requirements) for (const e of r.endpoints ?? []) expect(eps.has(e), `${r.id}: ${e}`).toBe(true);
   });
 
-  it('no requirement asserts as MUST what the document leaves "not shown"', () => {
+  it('no MUST requirement asserts a failure HTTP status code (not shown in the document: NS-RR-05)', () => {
     const musts = catalog.requirements.filter((r) => r.level === 'MUST').map((r) => r.statement.toLowerCase());
     for (const s of musts) {
       expect(s).not.toMatch(/http (status )?(4|5)\d\d|status code/);

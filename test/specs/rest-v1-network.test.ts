@@ -155,23 +155,6 @@ describe(`${IFACE} requirement catalog`, () => {
   });
 });
 
-describe(`${IFACE} suite coverage`, () => {
-  it('every MUST and SHOULD requirement has a check or is marked untestable, and every check names a real requirement', async () => {
-    const dir = join(REPO_ROOT, 'src', 'interfaces', IFACE, 'areas');
-    const checked = new Set<string>();
-    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-      const mod = (await import(join(dir, file))) as Record<string, { checks?: { id: string }[] }>;
-      for (const area of Object.values(mod)) for (const c of area.checks ?? []) checked.add(c.id);
-    }
-    const ids = new Set(catalog.requirements.map((r) => r.id));
-    for (const id of checked) expect(ids.has(id), `a check names ${id}, which the catalog does not have`).toBe(true);
-    const uncovered = catalog.requirements
-      .filter((r) => (r.level === 'MUST' || r.level === 'SHOULD') && r.testable && !checked.has(r.id))
-      .map((r) => r.id);
-    expect(uncovered).toEqual([]);
-  });
-});
-
 describe(`${IFACE} suite helpers`, () => {
   it('finds the free positions of a geneology tree from its children and links', () => {
     const [root] = readJson<unknown[]>(join(FIXTURES, 'valid', 'geneology-node.json'));
