@@ -7,6 +7,7 @@ import type { AppContext, InterfaceModule } from './context.js';
 import { isSeeded, markSeeded, openDatabase } from './db.js';
 import { installFault } from './faults/index.js';
 import { graphqlModule } from './graphql/index.js';
+import { multipartFields } from './http/body.js';
 import { networkModule } from './network/index.js';
 import { DEFAULT_HASH_COST, setHashCost } from './passwords.js';
 import { restRouteModule } from './rest-route/index.js';
@@ -72,7 +73,12 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   });
   app.addHook('onClose', async () => db.close());
   await app.register(formbody);
-  await app.register(multipart, { attachFieldsToBody: 'keyValues', limits: { fileSize: BODY_LIMIT } });
+  await app.register(multipart, { limits: { fileSize: BODY_LIMIT } });
+  // Fields to request.body here rather than with the plugin's attachFieldsToBody, whose hook lets a
+  // parse failure (no boundary, a part cut short) through as an error without a status (a 500).
+  app.addHook('preValidation', async (request) => {
+    if (request.isMultipart()) request.body = await multipartFields(request);
+  });
   // Any other content type arrives as text; the handlers decide (a body they cannot read is a validation failure).
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
   // The fault matrix (--fault ID): hooks added here, before the modules, reach every route.

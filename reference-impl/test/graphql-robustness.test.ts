@@ -209,6 +209,68 @@ describe('malformed requests get the envelope and never a 5xx', () => {
   });
 });
 
+describe('the bearer token is decided before any field executes', () => {
+  const MIXED = 'mutation($i: CustomerInput) { register(input: $i) emptyCart }';
+  const rows = (email: string) => ctx.db.prepare('SELECT COUNT(*) AS n FROM gql_customer WHERE email = ?').get(email);
+
+  it('refuses a request that mixes a public field with one needing a token, without running either', async () => {
+    const cases: Array<[string, string, Json]> = [
+      ['both at the root', MIXED, {}],
+      [
+        'through a fragment and an inline fragment',
+        'mutation($i: CustomerInput) { ...F } fragment F on Mutation { register(input: $i) ... { emptyCart } }',
+        {},
+      ],
+      [
+        'the protected field included by a variable',
+        'mutation($i: CustomerInput, $yes: Boolean!) { register(input: $i) emptyCart @include(if: $yes) }',
+        { yes: true },
+      ],
+    ];
+    let n = 0;
+    for (const [what, query, extra] of cases)
+      for (const token of [undefined, 'not-a-jwt']) {
+        const email = `sfc-mixed-${++n}@example.test`;
+        const r = await gql(query, { i: input(email), ...extra }, token);
+        expectEnvelope(r, 401);
+        expect(at(r.body, 'errors.0.extensions.code'), what).toBe('UNAUTHENTICATED');
+        expect(at(r.body, 'data.register'), what).toBeUndefined();
+        expect(rows(email), what).toEqual({ n: 0 });
+      }
+  });
+
+  it('runs a public field whose protected neighbour is skipped, and everything with a valid token', async () => {
+    const skipped = await gql('mutation($i: CustomerInput, $s: Boolean!) { register(input: $i) emptyCart @skip(if: $s) }', {
+      i: input('sfc-skipped@example.test'),
+      s: true,
+    });
+    expect(skipped).toEqual({ status: 200, body: { data: { register: true } } });
+    const token = await tokenOf(SEEDED);
+    const both = await gql(MIXED, { i: input('sfc-mixed-token@example.test') }, token);
+    expect(both).toEqual({ status: 200, body: { data: { register: true, emptyCart: true } } });
+    expect(rows('sfc-mixed-token@example.test')).toEqual({ n: 1 });
+  });
+});
+
+describe('a bad option value is described briefly', () => {
+  it('answers a value nested 100,000 deep or 100 KB long as bad input, with a short message, and adds nothing', async () => {
+    const token = await tokenOf(OTHER);
+    const lines = () => ctx.db.prepare('SELECT cart_id, quantity FROM gql_cart ORDER BY cart_id').all();
+    const deep = `${'['.repeat(100_000)}"16"${']'.repeat(100_000)}`;
+    const long = JSON.stringify('1'.repeat(100_000));
+    for (const value of [deep, long, '{"a":{"b":[1,2,3]}}']) {
+      const before = lines();
+      const payload = `{"query":${JSON.stringify(ADD)},"variables":{"input":{"product_id":"30","quantity":1,"options":{"226":${value}}}}}`;
+      const r = await post(app, payload, { 'content-type': 'application/json', authorization: `Bearer ${token}` });
+      expectEnvelope(r, 200);
+      expect(at(r.body, 'data.addProductToCart')).toBeNull();
+      expect(at(r.body, 'errors.0.extensions.code')).toBe('INVALID_OPTION');
+      expect(String(at(r.body, 'errors.0.message')).length).toBeLessThan(120);
+      expect(lines()).toEqual(before);
+    }
+  });
+});
+
 describe('concurrency', () => {
   it('50 parallel registrations of one e-mail create exactly one account', async () => {
     const email = 'sfc-gql-race@example.test';

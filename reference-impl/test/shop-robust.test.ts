@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppContext } from '#src/context.js';
 import { buildServer } from '#src/server.js';
 
 // Hostile input, framework-level failures, vendor segment and persistence of the shop variant.
@@ -20,9 +21,10 @@ function expectEnvelope(res: { statusCode: number; body: string }, what: string)
 }
 
 let app: FastifyInstance;
+let ctx: AppContext;
 let token: string;
 beforeAll(async () => {
-  ({ app } = await buildServer({ db: ':memory:', vendor: 'svc' }));
+  ({ app, ctx } = await buildServer({ db: ':memory:', vendor: 'svc' }));
   await app.ready();
   const reg = await app.inject({
     method: 'POST',
@@ -127,6 +129,95 @@ describe('framework-level failures come back in the envelope', () => {
     expect(expectEnvelope(reg, 'huge').status).toBe(false);
     const list = await app.inject({ method: 'GET', url: `${ROOT}/products?page=1` });
     expect(((list.json() as Json).data as { total_pages: number }).total_pages).toBe(3);
+  });
+});
+
+describe('a malformed coupons value', () => {
+  // Everything a refused request could have changed: cart lines, orders, stock and coupon use.
+  const state = () => ({
+    cart: ctx.db.prepare('SELECT user_id, item_key, quantity FROM shop_cart_items ORDER BY rowid').all(),
+    orders: ctx.db.prepare('SELECT COUNT(*) AS n FROM shop_orders').get(),
+    stock: ctx.db.prepare('SELECT SUM(stock_quantity) AS n FROM shop_products').get(),
+    coupons: ctx.db.prepare('SELECT code, usage_count FROM shop_coupons ORDER BY code').all(),
+  });
+  const billing = {
+    first_name: 'B',
+    last_name: 'Uyer',
+    country: 'US',
+    city: 'Springfield',
+    state: 'IL',
+    postcode: '62701',
+    phone: '5551234567',
+    email: 'buyer@example.test',
+    payment_method: 'cod',
+    payment_method_title: 'Cash on delivery',
+    address_1: '1 Main Street',
+  };
+  const deep = (depth: number) => `${'['.repeat(depth)}"SAVE10"${']'.repeat(depth)}`;
+  const json = (fields: string, coupons: string) => ({
+    headers: { svc_token: token, 'content-type': 'application/json' },
+    payload: `{${fields},"coupons":${coupons}}`,
+  });
+  const form = (fields: string, couponKey: string) => ({
+    headers: { svc_token: token, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `${fields}&${couponKey}=SAVE10`,
+  });
+  const itemKey = () =>
+    (ctx.db.prepare('SELECT item_key FROM shop_cart_items ORDER BY rowid LIMIT 1').get() as { item_key: string }).item_key;
+  const orderFields = JSON.stringify(billing).slice(1, -1);
+  const orderForm = new URLSearchParams(billing).toString();
+
+  it('is refused like any bad field (status false, errors.coupons), before anything is written', async () => {
+    const cases: Array<[string, string, { headers: Record<string, string>; payload: string }]> = [
+      ['add-item, JSON nested 5000 deep', '/cart/add-item', json('"product_id":101,"quantity":1', deep(5000))],
+      [
+        'add-item, form coupons[][]... 5000 deep',
+        '/cart/add-item',
+        form('product_id=101&quantity=1', `coupons${'[]'.repeat(5000)}`),
+      ],
+      ['add-item, a list in a list', '/cart/add-item', json('"product_id":101,"quantity":1', '[["SAVE10"]]')],
+      ['add-item, a boolean', '/cart/add-item', json('"product_id":101,"quantity":1', 'true')],
+      ['update-quantities, JSON nested 5000 deep', '/cart/update-quantities', json(`"cart_data":{"${itemKey()}":3}`, deep(5000))],
+      [
+        'update-quantities, form nested 5000 deep',
+        '/cart/update-quantities',
+        form(`cart_data[${itemKey()}]=3`, `coupons${'[]'.repeat(5000)}`),
+      ],
+      ['order/create, JSON nested 5000 deep', '/order/create', json(orderFields, deep(5000))],
+      ['order/create, form nested 5000 deep', '/order/create', form(orderForm, `coupons${'[]'.repeat(5000)}`)],
+    ];
+    for (const [what, path, request] of cases) {
+      const before = state();
+      const res = await app.inject({ method: 'POST', url: ROOT + path, ...request });
+      expect(res.statusCode, what).toBe(200);
+      const body = expectEnvelope(res, what);
+      expect(body.status, what).toBe(false);
+      expect(typeof (body.errors as Json).coupons, what).toBe('string');
+      expect(state(), what).toEqual(before);
+    }
+  });
+
+  it('still takes a code, a list of codes, coupons[0]=A and null', async () => {
+    for (const coupons of ['"SAVE10"', '["SAVE10"]', '{"0":"SAVE10"}', '"SAVE10,SAVE10"']) {
+      const res = await app.inject({
+        method: 'POST',
+        url: `${ROOT}/cart/add-item`,
+        ...json('"product_id":101,"quantity":1', coupons),
+      });
+      expect(res.json(), coupons).toMatchObject({ status: true, coupon_status: true });
+    }
+    const indexed = await app.inject({
+      method: 'POST',
+      url: `${ROOT}/cart/add-item`,
+      ...form('product_id=101&quantity=1', 'coupons[0]'),
+    });
+    expect(indexed.json()).toMatchObject({ status: true, coupon_status: true });
+    const none = await app.inject({
+      method: 'POST',
+      url: `${ROOT}/cart/add-item`,
+      ...json('"product_id":101,"quantity":1', 'null'),
+    });
+    expect(none.json()).toMatchObject({ status: true, coupon_status: false, coupon_errors: [] });
   });
 });
 

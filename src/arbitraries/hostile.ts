@@ -62,3 +62,25 @@ export function wrongType(type: 'string' | 'integer' | 'number' | 'boolean' | 'o
       .map(([, a]) => a),
   );
 }
+
+/**
+ * Bodies a careless parser mishandles, sent as they are (no generation: each is one fixed probe).
+ * A value nested thousands of levels deep overflows a recursive walk of the input (a stack
+ * overflow is a 5xx, and a handler that wrote before walking has changed state); a multipart
+ * content type without its boundary cannot be read at all.
+ */
+export const NESTING_DEPTH = 5000;
+
+/** `["x"]` nested `depth` levels deep, as JSON text (JSON.stringify of such a value would itself recurse). */
+export function deeplyNestedJson(depth = NESTING_DEPTH): string {
+  return `${'['.repeat(depth)}"x"${']'.repeat(depth)}`;
+}
+
+/** A JSON object whose every key holds the deeply nested array. */
+export function deeplyNestedBody(keys: readonly string[], depth = NESTING_DEPTH): string {
+  const deep = deeplyNestedJson(depth);
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${deep}`).join(',')}}`;
+}
+
+/** `multipart/form-data` without the boundary parameter that would delimit its parts. */
+export const MULTIPART_WITHOUT_BOUNDARY = 'multipart/form-data';

@@ -21,6 +21,18 @@ interface OptionRow {
 }
 
 /**
+ * A client's value for an error message: a scalar as JSON writes it, at most 60 characters; a list
+ * or object by its type only. Never serialises a list or object: one nested 100,000 deep would
+ * overflow the stack, and a big one would be echoed whole.
+ */
+function briefly(value: unknown): string {
+  if (Array.isArray(value)) return `a list of ${value.length} item(s)`;
+  if (value !== null && typeof value === 'object') return 'an object';
+  if (typeof value !== 'string') return String(value).slice(0, 60);
+  return value.length > 60 ? `${JSON.stringify(value.slice(0, 60)).slice(0, -1)}..."` : JSON.stringify(value);
+}
+
+/**
  * The options of one line checked against the product and written as canonical JSON
  * (`[[option_id, value], ...]` sorted by option_id), so equal selections merge into one line.
  */
@@ -42,7 +54,7 @@ function canonicalOptions(ctx: GqlContext, productId: number, raw: unknown): str
       const known =
         valueId !== null &&
         stmt(ctx.db, 'SELECT 1 FROM gql_product_option_value WHERE option_id = ? AND option_value_id = ?').get(id, valueId);
-      if (!known) throw userError(`${option.name}: ${JSON.stringify(value)} is not one of its values.`, 'INVALID_OPTION');
+      if (!known) throw userError(`${option.name}: ${briefly(value)} is not one of its values.`, 'INVALID_OPTION');
       chosen.set(id, valueId as number);
     } else {
       if (typeof value !== 'string' && typeof value !== 'number')

@@ -16,14 +16,19 @@ export interface GqlContext {
 
 export const UNAUTHENTICATED = 'UNAUTHENTICATED';
 
-/** The signed-in customer, or an error that the handler turns into HTTP 401. */
-export function requireCustomer(ctx: GqlContext): number {
-  if (ctx.customerId !== null) return ctx.customerId;
+/** Why a request has no customer (no token, or a bad one): the error that the handler turns into HTTP 401. */
+export function unauthenticated(ctx: Pick<GqlContext, 'authProblem'>): GraphQLError {
   const message =
     ctx.authProblem === 'invalid'
       ? 'The bearer token is invalid or expired. Log in again and send header Authorization: Bearer <token>.'
       : 'This operation requires a token: send header Authorization: Bearer <token> (from the login mutation).';
-  throw new GraphQLError(message, { extensions: { code: UNAUTHENTICATED } });
+  return new GraphQLError(message, { extensions: { code: UNAUTHENTICATED } });
+}
+
+/** The signed-in customer, or the unauthenticated error. */
+export function requireCustomer(ctx: GqlContext): number {
+  if (ctx.customerId !== null) return ctx.customerId;
+  throw unauthenticated(ctx);
 }
 
 /** A rule failure: the field becomes null and the message goes into `errors`. */

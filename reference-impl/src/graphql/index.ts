@@ -5,15 +5,23 @@ import {
   execute,
   GraphQLError,
   type GraphQLFormattedError,
+  GraphQLIncludeDirective,
   type GraphQLSchema,
+  GraphQLSkipDirective,
+  getDirectiveValues,
+  getOperationAST,
+  getVariableValues,
+  Kind,
   parse,
+  type SelectionNode,
+  type SelectionSetNode,
   specifiedRules,
   validate,
 } from 'graphql';
 import type { AppContext, InterfaceModule } from '../context.js';
 import { bodyOf } from '../http/body.js';
 import { addCoupon, addProductToCart, deleteCartProduct, emptyCart, updateCartProduct } from './cart.js';
-import { type GqlContext, stmt, UNAUTHENTICATED } from './context.js';
+import { type GqlContext, stmt, UNAUTHENTICATED, unauthenticated } from './context.js';
 import { customerByEmail, login, orders, register } from './customers.js';
 import { rootFieldLimit } from './limits.js';
 import { schemaFor } from './schema.js';
@@ -59,6 +67,61 @@ function remember(schema: GraphQLSchema, query: string, document: DocumentNode):
   }
   if (byQuery.size >= MAX_REMEMBERED) byQuery.delete(byQuery.keys().next().value as string);
   byQuery.set(query, document);
+}
+
+/** Root fields anyone may call; every other root field (the cart, orders, customerByEmail) requires the bearer token. */
+const PUBLIC_FIELDS = new Set(['login', 'register']);
+const needsToken = (field: string): boolean => !PUBLIC_FIELDS.has(field) && !field.startsWith('__');
+
+/** Whether a selection runs: its @skip / @include directives, as execution reads them. */
+function included(node: SelectionNode, variables: Record<string, unknown>): boolean {
+  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
+}
+
+/** Names of the root fields an operation executes, through fragments (a validated document has no fragment cycles). */
+function rootFields(
+  document: DocumentNode,
+  set: SelectionSetNode,
+  variables: Record<string, unknown>,
+  seen = new Set<string>(),
+): string[] {
+  const names: string[] = [];
+  for (const s of set.selections) {
+    if (!included(s, variables)) continue;
+    if (s.kind === Kind.FIELD) names.push(s.name.value);
+    else if (s.kind === Kind.INLINE_FRAGMENT) names.push(...rootFields(document, s.selectionSet, variables, seen));
+    else if (!seen.has(s.name.value)) {
+      seen.add(s.name.value);
+      const fragment = document.definitions.find((d) => d.kind === Kind.FRAGMENT_DEFINITION && d.name.value === s.name.value);
+      if (fragment?.kind === Kind.FRAGMENT_DEFINITION)
+        names.push(...rootFields(document, fragment.selectionSet, variables, seen));
+    }
+  }
+  return names;
+}
+
+/**
+ * The refusal of a request without a valid token that selects a root field requiring one, decided
+ * before anything executes: otherwise its other fields (register) would run and be committed
+ * under a 401. Undefined when the request may execute (all fields public, or a valid token), and
+ * when its operation or variables are wrong, which execution answers without running any field.
+ * Which fields are public is PUBLIC_FIELDS; the resolvers still check the token themselves.
+ */
+function tokenRefusal(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  req: GraphQLRequest,
+  gctx: GqlContext,
+): GraphQLFormattedError | undefined {
+  if (gctx.customerId !== null) return undefined;
+  const operation = getOperationAST(document, req.operationName);
+  // No such operation, or one of a type the schema lacks (subscription): execution refuses it.
+  if (!operation || !schema.getRootType(operation.operation)) return undefined;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], req.variables ?? {}, { maxErrors: 1 });
+  if (!coerced.coerced) return undefined;
+  if (!rootFields(document, operation.selectionSet, coerced.coerced).some(needsToken)) return undefined;
+  return unauthenticated(gctx).toJSON();
 }
 
 const errorBody = (message: string): Record<string, unknown> => envelope({ errors: [{ message }] });
@@ -153,6 +216,12 @@ async function handle(request: FastifyRequest, reply: FastifyReply, ctx: AppCont
     softErrors: [],
     ...(await authenticate(request, ctx)),
   };
+  const refusal = tokenRefusal(schema, document, req, gctx);
+  if (refusal)
+    return reply
+      .code(401)
+      .header('www-authenticate', 'Bearer')
+      .send(envelope({ errors: [refusal] }));
   const result = (await execute({
     schema,
     document,

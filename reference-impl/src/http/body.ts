@@ -23,7 +23,7 @@ export function bodyOf(request: FastifyRequest): { body: Body; valid: boolean } 
 }
 
 function fieldValue(v: unknown): BodyValue {
-  // @fastify/multipart with attachFieldsToBody: 'keyValues' gives strings; files become Buffers.
+  // multipartFields (below) gives strings, JSON-typed fields parsed, files as Buffers.
   if (Buffer.isBuffer(v)) return v.toString('utf8');
   if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
   return String(v);
@@ -74,4 +74,36 @@ export function int(v: unknown): number | undefined {
   if (typeof v === 'number' && Number.isInteger(v)) return v;
   if (typeof v === 'string' && /^\s*-?\d{1,15}\s*$/.test(v)) return Number.parseInt(v, 10);
   return undefined;
+}
+
+/** Code of the error for a body that cannot be parsed (the interfaces' error handlers answer 400). */
+export const UNPARSEABLE_BODY = 'SFC_ERR_UNPARSEABLE_BODY';
+
+/**
+ * The fields of a multipart body, name -> value, a repeated name as a list of values (what
+ * @fastify/multipart's `attachFieldsToBody: 'keyValues'` gives). The plugin's own 4xx errors
+ * (limits 413, prototype names 400, bad JSON fields 406) pass through; any other parse failure
+ * (no or bad boundary, a part cut short) is the client's body, so it becomes a 400 with code
+ * UNPARSEABLE_BODY instead of reaching the error handlers as a 500.
+ */
+export async function multipartFields(request: FastifyRequest): Promise<Record<string, unknown>> {
+  const fields: Record<string, unknown> = {};
+  try {
+    for await (const part of request.parts()) {
+      const value = part.type === 'file' ? await part.toBuffer() : part.value;
+      const existing = fields[part.fieldname];
+      if (existing === undefined) fields[part.fieldname] = value;
+      else if (Array.isArray(existing)) existing.push(value);
+      else fields[part.fieldname] = [existing, value];
+    }
+  } catch (e) {
+    const status = (e as { statusCode?: unknown }).statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) throw e;
+    throw Object.assign(new Error('The request body is not valid multipart/form-data.'), {
+      statusCode: 400,
+      code: UNPARSEABLE_BODY,
+      cause: e,
+    });
+  }
+  return fields;
 }

@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { bodyOf, int } from '../http/body.js';
 import { authed, currencySymbol, type Envelope, fail, money, now, ok, params } from './common.js';
-import { cartLines, couponCodes, itemKey, type PricedCart, priceCart } from './pricing.js';
+import { COUPONS_MALFORMED, cartLines, couponCodes, itemKey, type PricedCart, priceCart } from './pricing.js';
 
 /** Largest quantity of one line: keeps totals far from overflow; the document gives no limit. */
 const MAX_QUANTITY = 9999;
@@ -23,7 +23,8 @@ function count(ctx: AppContext, userId: number): number {
  * report on the coupons of their own request, if any.
  */
 function mutationBody(ctx: AppContext, request: FastifyRequest, userId: number, body: Record<string, unknown>) {
-  const codes = couponCodes(params(request, body));
+  // A malformed coupons value is refused by the caller (errors.coupons); here it only means no codes.
+  const { codes } = couponCodes(params(request, body));
   const priced = priceCart(ctx.db, cartLines(ctx.db, userId), codes);
   return {
     coupon_status: codes.length > 0 && Object.keys(priced.couponErrors).length === 0,
@@ -101,6 +102,7 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (body.quantity === undefined || body.quantity === '') errors.quantity = 'quantity is required.';
       else if (quantity === undefined || quantity < 1 || quantity > MAX_QUANTITY)
         errors.quantity = `quantity must be an integer from 1 to ${MAX_QUANTITY}.`;
+      if (couponCodes(params(request, body)).malformed) errors.coupons = COUPONS_MALFORMED;
       if (Object.keys(errors).length > 0 || productId === undefined || quantity === undefined)
         return fail('Please correct the highlighted fields.', errors, mutationBody(ctx, request, user.id, body));
 
@@ -126,7 +128,7 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
   app.get(
     '/cart',
     authed(ctx, (request, user): Envelope => {
-      const codes = couponCodes(params(request, {}));
+      const { codes, malformed } = couponCodes(params(request, {}));
       const priced = priceCart(db, cartLines(db, user.id), codes);
       const data = {
         cart_items: priced.lines.map(cartItem),
@@ -138,6 +140,8 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
         coupon_status: codes.length > 0 && Object.keys(priced.couponErrors).length === 0,
         coupon_errors: priced.couponErrors,
       };
+      if (malformed)
+        return { ...fail('Please correct the highlighted fields.', { coupons: COUPONS_MALFORMED }), ...coupons, data };
       if (priced.lines.length === 0) return { ...fail('Cart is empty.'), ...coupons, data };
       return { ...ok('Cart details.'), ...coupons, data };
     }),
@@ -166,10 +170,13 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
       const { body, valid } = bodyOf(request);
       if (!valid) return fail('The request body could not be read.', UNREADABLE, mutationBody(ctx, request, user.id, {}));
       const cartData = body.cart_data;
-      if (cartData === null || typeof cartData !== 'object' || Array.isArray(cartData) || Object.keys(cartData).length === 0) {
-        const errors = { cart_data: 'cart_data[<cart_item_key>]=<quantity> is required for each item to update.' };
-        return fail('Please correct the highlighted fields.', errors, mutationBody(ctx, request, user.id, body));
-      }
+      const fieldErrors: Record<string, string> = {};
+      if (cartData === null || typeof cartData !== 'object' || Array.isArray(cartData) || Object.keys(cartData).length === 0)
+        fieldErrors.cart_data = 'cart_data[<cart_item_key>]=<quantity> is required for each item to update.';
+      // Checked before the transaction: a refused request changes nothing.
+      if (couponCodes(params(request, body)).malformed) fieldErrors.coupons = COUPONS_MALFORMED;
+      if (Object.keys(fieldErrors).length > 0 || cartData === null || typeof cartData !== 'object')
+        return fail('Please correct the highlighted fields.', fieldErrors, mutationBody(ctx, request, user.id, body));
       // All or nothing: errors are keyed by cart item key (Part 7), and nothing changes when any is wrong.
       const outcome = db.transaction((): Envelope => {
         const errors: Record<string, string> = {};

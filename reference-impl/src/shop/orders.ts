@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { bodyOf, int, str } from '../http/body.js';
 import { cartTotals } from './cart.js';
 import { authed, currencyCode, currencySymbol, type Envelope, fail, money, now, ok, text } from './common.js';
-import { cartLines, couponCodes, priceCart } from './pricing.js';
+import { COUPONS_MALFORMED, cartLines, couponCodes, priceCart } from './pricing.js';
 
 const EMAIL = /^[^\s@"<>()[\],;:]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 /** Order status after a successful create: cash on delivery and a taken card both wait for fulfilment. */
@@ -136,9 +136,10 @@ export function orderRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (!payment) errors.payment_method = methodId === '' ? 'payment_method is required.' : 'Unknown payment method.';
       else if (payment.requires_card_token === 1 && text(body[`${payment.id}_card_token`], 500) === undefined)
         errors[`${payment.id}_card_token`] = `${payment.id}_card_token is required for this payment method.`;
+      const { codes, malformed } = couponCodes(body);
+      if (malformed) errors.coupons = COUPONS_MALFORMED;
       if (Object.keys(errors).length > 0 || !payment) return fail('Please correct the highlighted fields.', errors);
 
-      const codes = couponCodes(body);
       // One transaction: cart, stock and coupon limits are read and written with no other request in between.
       return db.transaction((): Envelope => {
         const lines = cartLines(db, user.id);

@@ -60,19 +60,35 @@ export function cartLines(db: Database.Database, userId: number): CartLine[] {
     .all(userId) as CartLine[];
 }
 
-/** Coupon codes from `coupons[]=A&coupons[]=B`, `coupons=A,B`, a JSON array or `coupons[0]=A`; empty ones dropped. */
-export function couponCodes(source: Record<string, unknown>): string[] {
+/** The message of a refused `coupons` value (the validation error keyed `coupons`). */
+export const COUPONS_MALFORMED = 'coupons must be a coupon code or a list of coupon codes.';
+
+/**
+ * Coupon codes from `coupons[]=A&coupons[]=B`, `coupons=A,B`, a JSON array or `coupons[0]=A`;
+ * empty ones dropped. The document's coupons is an array of codes, so a value is one code (text
+ * or number), null (none), or one list or object of those; anything else (a list in a list, a
+ * boolean) gives `malformed`, and the caller refuses the request. No recursion: a value nested
+ * thousands deep is refused at its second level.
+ */
+export function couponCodes(source: Record<string, unknown>): { codes: string[]; malformed: boolean } {
   const codes: string[] = [];
-  const take = (v: unknown): void => {
-    if (Array.isArray(v)) v.forEach(take);
-    else if (v !== null && typeof v === 'object') Object.values(v).forEach(take);
-    else if (typeof v === 'string' || typeof v === 'number')
-      for (const c of String(v).split(',')) if (c.trim()) codes.push(c.trim());
+  let malformed = false;
+  const code = (v: unknown): boolean => {
+    if (v === null || v === undefined) return true;
+    if (typeof v !== 'string' && typeof v !== 'number') return false;
+    for (const c of String(v).split(',')) if (c.trim()) codes.push(c.trim());
+    return true;
   };
-  for (const [name, value] of Object.entries(source)) if (/^coupons(\[\d*\])?$/.test(name)) take(value);
+  for (const [name, value] of Object.entries(source)) {
+    if (!/^coupons(\[\d*\])?$/.test(name)) continue;
+    if (value !== null && typeof value === 'object') {
+      for (const item of Array.isArray(value) ? value : Object.values(value)) if (!code(item)) malformed = true;
+    } else if (!code(value)) malformed = true;
+  }
   const seen = new Set<string>();
   // The same code twice counts once (case-insensitive, like WooCommerce coupon codes).
-  return codes.filter((c) => !seen.has(c.toLowerCase()) && seen.add(c.toLowerCase())).slice(0, 20);
+  const unique = codes.filter((c) => !seen.has(c.toLowerCase()) && seen.add(c.toLowerCase())).slice(0, 20);
+  return { codes: malformed ? [] : unique, malformed };
 }
 
 /** Why a coupon cannot be used now, or null when it can. */

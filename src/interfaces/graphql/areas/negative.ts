@@ -1,3 +1,4 @@
+import { deeplyNestedBody, MULTIPART_WITHOUT_BOUNDARY, NESTING_DEPTH } from '../../../arbitraries/hostile.js';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { GraphQLResult } from '../../../graphql/client.js';
@@ -75,14 +76,30 @@ async function sendKind(ctx: C, kind: Kind): Promise<void> {
         break;
       }
       case 'wrong content type':
+        // Also a multipart content type without the boundary its parts need: unreadable, not a crash.
+        ctx.state.sent!.push({
+          kind,
+          operation: `${operation} (multipart without boundary)`,
+          res: await client.raw({ raw: JSON.stringify(body), contentType: MULTIPART_WITHOUT_BOUNDARY }, { token }),
+        });
         res = await client.raw({ raw: JSON.stringify(body), contentType: 'text/plain' }, { token });
         break;
       case 'missing variables':
         if (Object.keys(variables).length > 0) res = await client.raw({ json: { query: text, variables: {} } }, { token });
         break;
       case 'wrong types':
-        if (Object.keys(variables).length > 0)
+        if (Object.keys(variables).length > 0) {
+          // Also every variable an array nested thousands deep (as text: stringifying it would recurse).
+          ctx.state.sent!.push({
+            kind,
+            operation: `${operation} (nested ${NESTING_DEPTH} deep)`,
+            res: await client.raw(
+              { raw: `{"query":${JSON.stringify(text)},"variables":${deeplyNestedBody(Object.keys(variables))}}` },
+              { token },
+            ),
+          });
           res = await client.raw({ json: { query: text, variables: wrongTypes(variables) } }, { token });
+        }
         break;
       case 'unknown fields': {
         const input = variables.input;
@@ -161,7 +178,7 @@ export const negativeArea: AreaSpec<NegState> = {
     },
     ...KINDS.map((kind) => ({
       id: 'GQL-HTTP-03',
-      title: `${kind}, one request per operation: no 5xx`,
+      title: `${kind}, sent for every operation: no 5xx`,
       needs: ['valid' as const],
       run: (ctx: C) => sendKind(ctx, kind),
     })),

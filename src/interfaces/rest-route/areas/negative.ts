@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { wrongType } from '../../../arbitraries/hostile.js';
+import { deeplyNestedBody, MULTIPART_WITHOUT_BOUNDARY, NESTING_DEPTH, wrongType } from '../../../arbitraries/hostile.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { propertySeed } from '../../../checks/properties.js';
 import type { Exchange } from '../../../http/exchange.js';
@@ -59,13 +59,15 @@ export const negativeArea: AreaSpec<NegState> = {
     },
     {
       id: 'RR-NEG-02',
-      title: 'a text/plain body to every POST endpoint is answered in the envelope',
+      title: 'a text/plain body, and a multipart body without its boundary, to every POST endpoint are answered in the envelope',
       run: async (ctx: C) => {
         await setUp(ctx);
         const out: Exchange[] = [];
-        for (const ep of POSTS)
+        for (const ep of POSTS) {
           out.push(await send(ctx, ep, { raw: 'email=x&password=y', headers: { 'content-type': 'text/plain' } }));
-        expectEnvelopes(ctx, out, 'a text/plain body');
+          out.push(await send(ctx, ep, { raw: 'email=x&password=y', headers: { 'content-type': MULTIPART_WITHOUT_BOUNDARY } }));
+        }
+        expectEnvelopes(ctx, out, 'a text/plain body or a multipart body without a boundary');
       },
     },
     {
@@ -83,11 +85,15 @@ export const negativeArea: AreaSpec<NegState> = {
     },
     {
       id: 'RR-NEG-04',
-      title: 'wrong-typed fields (POST) and non-numeric ids (GET query) are answered in the envelope',
+      title: `wrong-typed fields (POST; also arrays nested ${NESTING_DEPTH} deep) and non-numeric ids (GET query) are answered in the envelope`,
       run: async (ctx: C) => {
         await setUp(ctx);
         const out: Exchange[] = [];
-        for (const ep of POSTS) out.push(await send(ctx, ep, { json: wrongTyped(ctx, ep.body?.(ctx) ?? {}, ep.route) }));
+        for (const ep of POSTS) {
+          const body = ep.body?.(ctx) ?? {};
+          out.push(await send(ctx, ep, { json: wrongTyped(ctx, body, ep.route) }));
+          if (Object.keys(body).length > 0) out.push(await send(ctx, ep, { raw: deeplyNestedBody(Object.keys(body)) }));
+        }
         for (const ep of GETS.filter((e) => e.query))
           out.push(
             await send(ctx, ep, {

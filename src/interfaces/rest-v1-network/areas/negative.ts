@@ -1,3 +1,4 @@
+import { deeplyNestedBody, MULTIPART_WITHOUT_BOUNDARY, NESTING_DEPTH } from '../../../arbitraries/hostile.js';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { HttpRequest } from '../../../http/client.js';
@@ -69,9 +70,19 @@ function bodyKinds(fields: string[]): { kind: string; req: Partial<HttpRequest>;
       req: { headers: { 'content-type': 'text/plain' }, raw: fields.map((f) => `${f}=x`).join('&') },
       mustRefuse: true,
     },
+    {
+      kind: 'multipart without its boundary',
+      req: { headers: { 'content-type': MULTIPART_WITHOUT_BOUNDARY }, raw: fields.map((f) => `${f}=x`).join('&') },
+      mustRefuse: true,
+    },
     { kind: 'no body at all', req: {}, mustRefuse: true },
     { kind: 'JSON {} (required fields missing)', req: { json: {} }, mustRefuse: true },
     { kind: 'wrong types (arrays and objects)', req: { json: all(['x', 'y']) }, mustRefuse: true },
+    {
+      kind: `wrong types (arrays nested ${NESTING_DEPTH} deep)`,
+      req: { headers: { 'content-type': 'application/json' }, raw: deeplyNestedBody(fields) },
+      mustRefuse: true,
+    },
     { kind: 'unknown fields only', req: { form: { sfc_unknown: 'x', 'net_user[sfc_unknown]': 'y' } }, mustRefuse: true },
     // Lengths are not shown: a target may accept long values, so only the envelope is due.
     { kind: '20000-character values', req: { form: Object.fromEntries(fields.map((f) => [f, LONG])) }, mustRefuse: false },
@@ -140,7 +151,7 @@ export const negativeArea: AreaSpec<NegState> = {
     {
       id: 'NET-ENV-01',
       title:
-        'bad input to every endpoint (malformed JSON, wrong content type, no body, missing fields, wrong types, unknown fields, long values) answers the envelope',
+        'bad input to every endpoint (malformed JSON, wrong content type or multipart without its boundary, no body, missing fields, wrong types or deeply nested arrays, unknown fields, long values) answers the envelope',
       async run(ctx: Ctx) {
         const account = await new FreshAccounts(ctx).next();
         ctx.state.sent = await sendAll(ctx, account.token);
@@ -160,7 +171,7 @@ export const negativeArea: AreaSpec<NegState> = {
     {
       id: 'NET-ENV-03',
       title:
-        'broken write bodies (malformed JSON, wrong content type, no body, {}, wrong types, unknown fields only) are refused with status false',
+        'broken write bodies (malformed JSON, wrong content type or multipart without its boundary, no body, {}, wrong types or deeply nested arrays, unknown fields only) are refused with status false',
       needs: ['sent'],
       async run(ctx: Ctx) {
         judge(ctx, (s) => (s.mustRefuse && s.call.body.status !== false ? described(s.call) : undefined), 'were not refused');

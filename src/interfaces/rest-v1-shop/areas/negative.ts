@@ -1,3 +1,4 @@
+import { deeplyNestedBody, deeplyNestedJson, MULTIPART_WITHOUT_BOUNDARY, NESTING_DEPTH } from '../../../arbitraries/hostile.js';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
@@ -12,6 +13,8 @@ import { type Account, emptyCartOnTeardown, register } from '../flows.js';
 type Kind =
   | 'malformed-json'
   | 'wrong-content-type'
+  | 'multipart-without-boundary'
+  | 'deep-nesting'
   | 'empty-body'
   | 'missing-fields'
   | 'wrong-types'
@@ -115,6 +118,13 @@ function orderWithNulls(paymentMethod: string): Record<string, unknown> {
   };
 }
 
+/** The fields as JSON text with `coupons` an array nested deep (written as text: stringifying it would recurse). */
+function withDeepCoupons(fields: Record<string, unknown>): string {
+  const { coupons: _, ...rest } = fields;
+  const json = JSON.stringify(rest);
+  return `${json.slice(0, -1)}${json.length > 2 ? ',' : ''}"coupons":${deeplyNestedJson()}}`;
+}
+
 /** The bad requests of one endpoint, one per kind that applies (GET has no body). */
 function cases(e: Endpoint, paymentMethod: string): { kind: Kind; opts: CallOptions; mustFail: boolean }[] {
   const plain = Object.keys(e.fields).map((k) => k.replace(/\[.*$/, ''));
@@ -146,11 +156,33 @@ function cases(e: Endpoint, paymentMethod: string): { kind: Kind; opts: CallOpti
       opts: { raw: '<xml><quantity>1</quantity></xml>', headers: { 'content-type': 'application/xml' } },
       mustFail: true,
     },
+    {
+      kind: 'multipart-without-boundary',
+      opts: { raw: 'product_id=1&quantity=1', headers: { 'content-type': MULTIPART_WITHOUT_BOUNDARY } },
+      mustFail: true,
+    },
     { kind: 'empty-body', opts: { raw: '', headers: JSON_TYPE }, mustFail: true },
     { kind: 'missing-fields', opts: { raw: '{}', headers: JSON_TYPE }, mustFail: true },
     { kind: 'wrong-types', opts: { raw: JSON.stringify(wrongTypes), headers: JSON_TYPE }, mustFail: e.required },
     ...(plain.length > 0
       ? [{ kind: 'wrong-types' as const, opts: { raw: JSON.stringify(nulls), headers: JSON_TYPE }, mustFail: e.required }]
+      : []),
+    ...(plain.length > 0
+      ? [{ kind: 'deep-nesting' as const, opts: { raw: deeplyNestedBody(plain), headers: JSON_TYPE }, mustFail: e.required }]
+      : []),
+    // coupons, documented for order/create ("array of codes") and read by some carts too, nested deep
+    // beside otherwise plausible fields: a recursive walk of the codes overflows.
+    ...(e.id === 'order-create' || e.id.startsWith('cart-')
+      ? [
+          {
+            kind: 'deep-nesting' as const,
+            opts: {
+              raw: withDeepCoupons(e.id === 'order-create' ? orderWithNulls(paymentMethod) : e.fields),
+              headers: JSON_TYPE,
+            },
+            mustFail: e.id === 'order-create',
+          },
+        ]
       : []),
     // The cart of this account is empty, so the order may still be refused; only the envelope and "no 5xx" are judged.
     ...(e.id === 'order-create'
@@ -201,8 +233,7 @@ export const negativeArea: AreaSpec<NegState> = {
     },
     {
       id: 'SHOP-NEG-01',
-      title:
-        'malformed JSON, wrong content type, empty body, missing fields, wrong types, unknown fields, long strings: the envelope',
+      title: `malformed JSON, wrong content type (also multipart without its boundary), empty body, missing fields, wrong types (also arrays nested ${NESTING_DEPTH} deep), unknown fields, long strings: the envelope`,
       needs: ['account'],
       run: async (ctx: C) => {
         const sent: Sent[] = [];
