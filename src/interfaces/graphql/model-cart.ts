@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import type { GraphQLResult } from '../../graphql/client.js';
+import { errorMessages, type GraphQLResult, hasErrors } from '../../graphql/client.js';
 import { addToCart, type Ctx, cartLines, emptyCart, num, op, record, refusal, short } from './client.js';
 
 /**
@@ -246,12 +246,37 @@ class ApplyCoupon implements Cmd {
   toString = () => (this.valid ? 'addCoupon(valid)' : 'addCoupon(unknown code)');
 }
 
+/**
+ * How the target refused emptyCart, or undefined when it did not. Its result is not shown
+ * (NS-GQL-03): a null or false result is not read as a refusal; only no JSON answer, errors,
+ * status false or no data are. Whether the cart was emptied is judged by what the cart holds next.
+ */
+export function emptyCartRefusal(res: GraphQLResult): string | undefined {
+  const status = res.exchange.response?.status;
+  if (!res.exchange.response) return `no response (${res.exchange.error ?? 'network error'})`;
+  if (!res.body) return `a body that is not a JSON object (HTTP ${status})`;
+  if (hasErrors(res.errors)) return `errors: ${errorMessages(res.errors).join('; ').slice(0, 300)}`;
+  if (res.body.status === false) return 'status false';
+  if (!res.data) return 'no data';
+  return undefined;
+}
+
+/** Fails the check unless emptyCart was taken (see emptyCartRefusal; its result value is not judged). */
+export function expectEmptyCartTaken(ctx: Ctx, res: GraphQLResult, what = 'emptyCart'): void {
+  const body = ctx.json<unknown>(res.exchange);
+  ctx.expect(body !== null && typeof body === 'object' && !Array.isArray(body), 'expected a JSON object', res.exchange);
+  ctx.validate('graphql/schemas/envelope.schema.json', body, res.exchange, 'response body');
+  const why = emptyCartRefusal(res);
+  if (why) ctx.fail(`${what}: expected it to be taken, got ${why}`, res.exchange);
+}
+
 class EmptyCart implements Cmd {
   check = () => true;
   async run(m: CartModel, r: CartReal): Promise<void> {
     const res = await emptyCart(r.ctx, { token: r.token });
     r.trail.push(res);
-    const why = refusal(res, 'emptyCart');
+    // Its result is not shown (NS-GQL-03): only errors or status false are a refusal; the next add judges the effect.
+    const why = emptyCartRefusal(res);
     if (why) r.ctx.fail(`emptyCart was refused: ${why}`, ...lastTrail(r));
     m.lines = [];
     // Whether emptyCart also drops the coupon is not shown: the next result decides.

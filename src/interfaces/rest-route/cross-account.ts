@@ -40,6 +40,10 @@ export const crossAccountCheck: CheckSpec<NegState> = {
     const ids = [ctx.state.own, String(secondId)];
     const b = await freshSession(ctx);
     const before = await book(ctx, a.session);
+    // Isolation is judged on A's book: without A's addresses in it, no change could be seen.
+    const missing = ids.filter((id) => !before.has(id));
+    if (missing.length > 0)
+      ctx.skip(`A's address list does not show A's addresses ${missing.join(', ')}, so a change by B could not be seen`);
     await checkProperty(
       ctx,
       'rest-route/tokens/cross-account',

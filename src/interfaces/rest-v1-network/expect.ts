@@ -110,11 +110,16 @@ export function noServerErrorCheck<S>(): CheckSpec<S> {
       const c = ctx as Ctx;
       const all = c.http.exchanges;
       if (all.length === 0) c.skip('no requests were sent in this area');
-      const bad = all.filter((ex) => (ex.response?.status ?? 0) >= 500);
+      // A request without a response is no 5xx, but no answer either: only the answered ones are judged.
+      const answered = all.filter((ex) => ex.response !== undefined);
+      if (answered.length === 0) c.skip(`none of the ${all.length} request(s) of this area got a response`);
+      if (answered.length < all.length)
+        c.note(`${all.length - answered.length} of ${all.length} request(s) got no response (not judged)`);
+      const bad = answered.filter((ex) => (ex.response?.status ?? 0) >= 500);
       const first = bad[0];
       if (first)
         c.fail(
-          `${bad.length} of ${all.length} request(s) got an HTTP 5xx, e.g. HTTP ${first.response?.status} to ${first.request.method} ${first.request.url}`,
+          `${bad.length} of ${answered.length} answered request(s) got an HTTP 5xx, e.g. HTTP ${first.response?.status} to ${first.request.method} ${first.request.url}`,
           ...bad.slice(0, 3),
         );
     },

@@ -19,6 +19,7 @@ import {
   short,
   validateData,
 } from '../client.js';
+import { expectEmptyCartTaken } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
 import { forgedTokens, malformedTokens } from './tokens.js';
 
@@ -212,7 +213,8 @@ export const cartArea: AreaSpec<CartState> = {
       needs: ['token'],
       async run(ctx: C) {
         const res = await emptyCart(ctx, { token: ctx.state.token! });
-        accepted(ctx, res, 'emptyCart');
+        // Its result is not shown (NS-GQL-03): a null or false value is not a refusal; the effect is GQL-CART-10's.
+        expectEmptyCartTaken(ctx, res);
         validateData(ctx, res, 'emptyCart');
         ctx.state.emptied = true;
       },
@@ -239,16 +241,19 @@ export const cartArea: AreaSpec<CartState> = {
       async run(ctx: C) {
         const missing = '987654321';
         const res = await addToCart(ctx, ctx.state.token!, missing, 1);
-        const why = refusal(res, 'addProductToCart');
-        if (!why) {
-          const found = cartLines(res.data?.addProductToCart).some((l) => String(l.product_id) === missing);
-          ctx.expect(
-            !found,
-            `expected product ${missing} (no such product) to be refused, but the cart now holds it`,
-            res.exchange,
-          );
-          ctx.note('the unknown product was not refused with an error, but no line was added');
-        }
+        // No ambiguity covers it: refused (an error, status false, or a null or false result: NS-GQL-08) ...
+        const found = cartLines(res.data?.addProductToCart).some((l) => String(l.product_id) === missing);
+        ctx.expect(!found, `product ${missing} (no such product) was added to the cart`, res.exchange);
+        expectRefused(ctx, res, 'addProductToCart', `addProductToCart of product ${missing}, which no product has`);
+        // ... and no line added: the cart, read by adding 1 of the real product, holds none of it.
+        const read = await add(ctx, 1);
+        const held = cartLines(read.summary).filter((l) => String(l.product_id) === missing);
+        ctx.expect(
+          held.length === 0,
+          `after the refusal the cart holds a line of product ${missing} (no such product): ${short(held[0])}`,
+          res.exchange,
+          read.res.exchange,
+        );
       },
     },
     {
@@ -337,7 +342,15 @@ export const cartArea: AreaSpec<CartState> = {
         if (!cartId) ctx.fail('expected a line of the product after adding it');
         accepted(ctx, await op(ctx, 'updateCartProduct', { cart_id: cartId, quantity: 2 }, { token }), 'updateCartProduct');
         accepted(ctx, await op(ctx, 'deleteCartProduct', { cart_id: cartId }, { token }), 'deleteCartProduct');
-        accepted(ctx, await emptyCart(ctx, { token }), 'emptyCart');
+        // emptyCart's result is not shown (NS-GQL-03): taken means no error, and the cart is empty after.
+        expectEmptyCartTaken(ctx, await emptyCart(ctx, { token }));
+        const after = await add(ctx, 1);
+        const lines = cartLines(after.summary);
+        ctx.expect(
+          lines.length === 1 && quantityOf(after.summary, ctx.state.product!) === 1,
+          `after emptyCart with the bearer token, adding 1 should leave one line of 1, got ${short(lines.map((l) => ({ product_id: l.product_id, quantity: l.quantity })))}`,
+          after.res.exchange,
+        );
       },
     },
     noSecretsCheck<CartState>(),

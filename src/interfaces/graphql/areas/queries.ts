@@ -138,7 +138,10 @@ export const queriesArea: AreaSpec<QueriesState> = {
         ctx.state.orders = res;
         // A new customer has no orders: the entries themselves are seen on the customer the settings name.
         const seeded = await seededToken(ctx);
-        if (!seeded) return;
+        if (!seeded)
+          ctx.skip(
+            `orders answered a list (${(v as unknown[]).length} entries) for a new customer, who has none to carry order_id, and document 3 has no operation that places one; set SFC_GQL_EMAIL and SFC_GQL_PASSWORD to a customer with orders`,
+          );
         const theirs = await op(ctx, 'orders', { start: 0, limit: 5 }, { token: seeded });
         const list = accepted(ctx, theirs, 'orders');
         ctx.expect(
@@ -156,7 +159,9 @@ export const queriesArea: AreaSpec<QueriesState> = {
           `SFC_GQL_EMAIL customer: ${bare.length} entries without an order_id: ${short(bare.slice(0, 3))}`,
           theirs.exchange,
         );
-        if ((list as unknown[]).length > 0) ctx.state.orders = theirs;
+        if ((list as unknown[]).length === 0)
+          ctx.skip('orders answered an empty list for the SFC_GQL_EMAIL customer too: no entry was seen to carry order_id');
+        ctx.state.orders = theirs;
       },
     },
     {
@@ -164,7 +169,11 @@ export const queriesArea: AreaSpec<QueriesState> = {
       title: 'orders returns exactly the selected fields',
       needs: ['orders'],
       async run(ctx: C) {
-        expectSelection(ctx, ctx.state.orders!);
+        const res = ctx.state.orders!;
+        // On an empty list no selected field can be seen present (or extra): nothing is judged.
+        if ((orderList(res) ?? []).length === 0)
+          ctx.skip('orders returned no entry (a new customer has none; SFC_GQL_EMAIL names no customer with orders)');
+        expectSelection(ctx, res);
       },
     },
     {
@@ -193,7 +202,10 @@ export const queriesArea: AreaSpec<QueriesState> = {
               res.exchange,
             );
           }
-        if (seen === 0) ctx.note('no orders were visible to a new customer, so the limit could only be seen on empty lists');
+        if (seen === 0)
+          ctx.skip(
+            'orders returned no entry to any caller (a new customer has none; set SFC_GQL_EMAIL and SFC_GQL_PASSWORD to a customer with orders), so the limit was only seen on empty lists',
+          );
       },
     },
     {

@@ -18,6 +18,7 @@ import {
   refusal,
   short,
 } from '../client.js';
+import { expectEmptyCartTaken } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
 
 /**
@@ -121,7 +122,8 @@ export const tokenAbuseArea: AreaSpec<TokState> = {
           await emptyCart(ctx, { token: a.token });
           await emptyCart(ctx, { token: b.token });
         });
-        accepted(ctx, await emptyCart(ctx, { token: a.token }), 'emptyCart'); // probes AMB-GQL-05 with a real token
+        // Probes AMB-GQL-05 with a real token; its result is not shown (NS-GQL-03), so only errors count.
+        expectEmptyCartTaken(ctx, await emptyCart(ctx, { token: a.token }));
         const res = await addToCart(ctx, a.token, product, 2);
         const [line] = cartLines(accepted(ctx, res, 'addProductToCart'));
         if (!line) ctx.fail('expected a line after adding the product', res.exchange);
@@ -224,11 +226,19 @@ export const tokenAbuseArea: AreaSpec<TokState> = {
             ),
           ],
         ];
+        const refused: string[] = [];
         for (const [field, pending] of cases) {
           const res = await pending;
-          if (refusal(res, field)) continue; // judged by the scenario areas; here only what comes back
+          const why = refusal(res, field);
+          if (why) {
+            refused.push(`${field}: ${why}`); // judged by the scenario areas; here only what comes back
+            continue;
+          }
           expectSelection(ctx, res);
         }
+        if (refused.length === cases.length)
+          ctx.skip(`every smaller selection was refused, so no result was there to judge: ${refused.join('; ').slice(0, 400)}`);
+        if (refused.length > 0) ctx.note(`not judged (refused): ${refused.join('; ').slice(0, 400)}`);
       },
     },
     noSecretsCheck<TokState>(),

@@ -398,10 +398,18 @@ export const addressBookArea: AreaSpec<AddressState> = {
         // The other spelling of address_id must work too (row 10: integer or string).
         const extra = await add(ctx, addBody(ctx));
         const extraId = idOf(extra);
-        if (extraId) {
-          const other = await del(ctx, intOk ? extraId : Number(extraId));
-          expectAccepted(ctx, other, `delete with a ${intOk ? 'string' : 'integer'} address_id`);
-        }
+        if (!extraId)
+          ctx.skip(
+            `the ${intOk ? 'integer' : 'string'} address_id was accepted, but adding another address to delete with the ${intOk ? 'string' : 'integer'} one failed, so that spelling is not judged: ${shown(extra)}`,
+          );
+        const other = await del(ctx, intOk ? extraId : Number(extraId));
+        expectAccepted(ctx, other, `delete with a ${intOk ? 'string' : 'integer'} address_id`);
+        const { ex: later, addresses: rest } = await list(ctx);
+        ctx.expect(
+          !rest.some((a) => String(a.address_id) === String(extraId)),
+          `the address deleted with a ${intOk ? 'string' : 'integer'} address_id is still listed`,
+          later,
+        );
       },
     },
     {

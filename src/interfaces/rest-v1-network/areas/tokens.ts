@@ -16,6 +16,8 @@ import type { Account } from '../provision.js';
 interface TokenState {
   a: Account;
   b: Account;
+  /** Per endpoint ("METHOD path"): its answer without a token. */
+  missing: Map<string, Call>;
 }
 
 type Ctx = CheckContext<TokenState>;
@@ -50,25 +52,51 @@ const PAYLOAD_KEYS = [
   'all_withdrawal_data',
 ];
 
-function refusedToken(call: Call): boolean {
+/**
+ * A token refusal: status false, no payload of the endpoint, and an answer that reads as one about
+ * the token (a message naming it, HTTP 401 or 403) or is the very answer the endpoint gives without
+ * a token. status false alone is not enough: once a token is taken, a request may fail for its own
+ * reasons (a zero balance, an unknown payout), and errors of any shape can carry that.
+ */
+function refusedToken(call: Call, missing: Call | undefined): boolean {
   if (call.body.status !== false) return false;
   if (PAYLOAD_KEYS.some((k) => call.body[k] !== undefined && call.body[k] !== null && call.body[k] !== '')) return false;
   const status = call.ex.response?.status ?? 0;
-  // A refusal that names the token, or an auth status code; a plain validation refusal is not one.
-  return asksForToken(call) || status === 401 || status === 403 || !isObject(call.body.errors);
+  if (asksForToken(call) || status === 401 || status === 403) return true;
+  return (
+    missing !== undefined &&
+    missing.body.status === false &&
+    missing.body.message === call.body.message &&
+    missing.ex.response?.status === call.ex.response?.status
+  );
+}
+
+/** The endpoint's answer to the same request without a token (what a token refusal looks like), once per area. */
+async function noTokenAnswer(ctx: Ctx, e: (typeof TOKEN_ENDPOINTS)[number]): Promise<Call> {
+  const key = `${e.method} ${e.path}`;
+  const known = ctx.state.missing?.get(key);
+  if (known) return known;
+  const call = await net(ctx).send(e.method, e.path, {
+    ...(e.query ? { query: e.query } : {}),
+    ...(e.method === 'POST' ? { form: BODIES[e.path] ?? {} } : {}),
+  });
+  ctx.state.missing = ctx.state.missing ?? new Map();
+  ctx.state.missing.set(key, call);
+  return call;
 }
 
 async function sweep(ctx: Ctx, tokens: BadToken[], what: string): Promise<void> {
   const bad: string[] = [];
   const evidence: Exchange[] = [];
   for (const e of TOKEN_ENDPOINTS) {
+    const missing = await noTokenAnswer(ctx, e);
     for (const t of tokens) {
       const call = await net(ctx).send(e.method, e.path, {
         token: t.token,
         ...(e.query ? { query: e.query } : {}),
         ...(e.method === 'POST' ? { form: BODIES[e.path] ?? {} } : {}),
       });
-      if (!refusedToken(call)) {
+      if (!refusedToken(call, missing)) {
         bad.push(`${e.method} ${e.path} with ${t.label}: ${described(call)}`);
         if (evidence.length < 4) evidence.push(call.ex);
       }
@@ -76,7 +104,7 @@ async function sweep(ctx: Ctx, tokens: BadToken[], what: string): Promise<void> 
   }
   ctx.expect(
     bad.length === 0,
-    `${what} accepted (expected status false asking for a valid token): ${bad.join('; ')}`,
+    `${what} accepted (expected status false asking for a valid token, or the answer given without a token): ${bad.join('; ')}`,
     ...evidence,
   );
 }

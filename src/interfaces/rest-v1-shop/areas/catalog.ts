@@ -210,7 +210,16 @@ export const catalogArea: AreaSpec<CatalogState> = {
       title: `${flag}=1 is accepted and lists only products of the unfiltered listing`,
       needs: ['allIds' as const],
       run: async (ctx: C) => {
+        // Accepted: status true; or, where nothing matches, the no-match answer (data with no
+        // products or total_pages 0), whose status may be false (AMB-SHOP-05).
+        const first = await page(ctx, { [flag]: 1, page: 1 });
+        ctx.expect(
+          first.status === true || (first.data !== undefined && isEmpty(first)),
+          `${flag}=1 was not accepted: status false without the no-match listing (message ${JSON.stringify(first.message)})`,
+          first.ex,
+        );
         const { products, last } = await allOf(ctx, { [flag]: 1 });
+        if (products.length === 0) ctx.note(`${flag}=1 listed no product (the meaning of the flag values is not shown)`);
         expectSubset(
           ctx,
           products.map((p) => p.id),
