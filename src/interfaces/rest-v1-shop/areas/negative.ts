@@ -3,7 +3,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { type CallOptions, call, type Envelope, getProduct, listProducts, SCHEMAS, tryJson } from '../client.js';
-import { type Account, emptyCartOnTeardown, register } from '../flows.js';
+import { type Account, addPurchasable, emptyCartOnTeardown, register } from '../flows.js';
 
 // Robustness of every endpoint: one request per endpoint per kind of bad input (malformed JSON,
 // wrong content type, empty body, missing fields, wrong types, unknown fields, very long
@@ -116,6 +116,12 @@ function orderWithNulls(paymentMethod: string): Record<string, unknown> {
     address_1: '1 Neg Street',
     coupons: null,
   };
+}
+
+/** How many orders GET /orders lists for the token (undefined when it gives no list). */
+async function orderCount(ctx: C, token: string): Promise<number | undefined> {
+  const orders = (tryJson(await call(ctx, 'GET', '/orders', { token }))?.data as { orders?: unknown } | undefined)?.orders;
+  return Array.isArray(orders) ? orders.length : undefined;
 }
 
 /** The fields as JSON text with `coupons` an array nested deep (written as text: stringifying it would recurse). */
@@ -280,6 +286,37 @@ export const negativeArea: AreaSpec<NegState> = {
           const b = tryJson(s.ex);
           return `status ${String(b?.status)}, message "${String(b?.message ?? '')}"`;
         });
+      },
+    },
+    {
+      // Found by mutation testing: an order whose coupons was not a list of codes was refused only because
+      // the cart was empty; a handler that ignored the malformed coupons survived. Last: it fills the cart.
+      id: 'SHOP-NEG-02',
+      title: `order create whose coupons is not a list of codes (a list nested ${NESTING_DEPTH} deep), the cart holding an item: status false, and no order is added`,
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const method = ctx.data('SFC_SHOP_PAYMENT_METHOD');
+        if (!method) ctx.skip('SFC_SHOP_PAYMENT_METHOD is not set: a refusal could be for the payment method');
+        const token = ctx.state.account!.token;
+        await addPurchasable(ctx, token, 1);
+        const before = await orderCount(ctx, token);
+        const ex = await call(ctx, 'POST', '/order/create', {
+          token,
+          raw: withDeepCoupons(orderWithNulls(method)),
+          headers: JSON_TYPE,
+        });
+        const body = tryJson(ex) as Envelope | undefined;
+        ctx.expect(
+          body?.status === false,
+          `expected status false, got ${ex.response ? `HTTP ${ex.response.status} ${ex.response.body.slice(0, 200)}` : ex.error}`,
+          ex,
+        );
+        const after = await orderCount(ctx, token);
+        ctx.expect(
+          before === undefined || after === before,
+          `GET /orders listed ${before} orders before and ${after} after the refused order`,
+          ex,
+        );
       },
     },
   ],
