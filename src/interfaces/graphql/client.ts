@@ -61,16 +61,26 @@ export async function op(
 }
 
 /**
- * How the target refused `field`, or undefined when the result looks like success. The error
- * shape is not shown (NS-GQL-08): an error in `errors`, `status: false`, or a null or false result.
+ * How the answer as a whole refused, whatever its result: no JSON object, errors, status false or
+ * no data; undefined otherwise. The error shape is not shown (NS-GQL-08).
  */
-export function refusal(res: GraphQLResult, field: string): string | undefined {
+export function answerRefusal(res: GraphQLResult): string | undefined {
   const status = res.exchange.response?.status;
   if (!res.exchange.response) return `no response (${res.exchange.error ?? 'network error'})`;
   if (!res.body) return `a body that is not a JSON object (HTTP ${status})`;
   if (hasErrors(res.errors)) return `errors: ${errorMessages(res.errors).join('; ').slice(0, 300)}`;
   if (res.body.status === false) return 'status false';
   if (!res.data) return 'no data';
+  return undefined;
+}
+
+/**
+ * How the target refused `field`, or undefined when the result looks like success. The error
+ * shape is not shown (NS-GQL-08): an error in `errors`, `status: false`, or a null or false result.
+ */
+export function refusal(res: GraphQLResult, field: string): string | undefined {
+  const whole = answerRefusal(res);
+  if (whole || !res.data) return whole;
   const value = res.data[field];
   if (value === undefined || value === null) return `${field} null`;
   if (value === false) return `${field} false`;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { errorMessages, type GraphQLResult, hasErrors } from '../../graphql/client.js';
-import { addToCart, type Ctx, cartLines, emptyCart, num, op, record, refusal, short } from './client.js';
+import type { GraphQLResult } from '../../graphql/client.js';
+import { addToCart, answerRefusal, type Ctx, cartLines, emptyCart, num, op, record, refusal, short } from './client.js';
 
 /**
  * The cart of one customer as the model sees it ("1. What the service does": add, change a
@@ -247,26 +247,15 @@ class ApplyCoupon implements Cmd {
 }
 
 /**
- * How the target refused emptyCart, or undefined when it did not. Its result is not shown
- * (NS-GQL-03): a null or false result is not read as a refusal; only no JSON answer, errors,
- * status false or no data are. Whether the cart was emptied is judged by what the cart holds next.
+ * Fails the check unless emptyCart was taken. Its result is not shown (NS-GQL-03): a null or false
+ * result is not a refusal, only a refusal of the answer as a whole is (answerRefusal); whether the
+ * cart was emptied is judged by what the cart holds next.
  */
-export function emptyCartRefusal(res: GraphQLResult): string | undefined {
-  const status = res.exchange.response?.status;
-  if (!res.exchange.response) return `no response (${res.exchange.error ?? 'network error'})`;
-  if (!res.body) return `a body that is not a JSON object (HTTP ${status})`;
-  if (hasErrors(res.errors)) return `errors: ${errorMessages(res.errors).join('; ').slice(0, 300)}`;
-  if (res.body.status === false) return 'status false';
-  if (!res.data) return 'no data';
-  return undefined;
-}
-
-/** Fails the check unless emptyCart was taken (see emptyCartRefusal; its result value is not judged). */
 export function expectEmptyCartTaken(ctx: Ctx, res: GraphQLResult, what = 'emptyCart'): void {
   const body = ctx.json<unknown>(res.exchange);
   ctx.expect(body !== null && typeof body === 'object' && !Array.isArray(body), 'expected a JSON object', res.exchange);
   ctx.validate('graphql/schemas/envelope.schema.json', body, res.exchange, 'response body');
-  const why = emptyCartRefusal(res);
+  const why = answerRefusal(res);
   if (why) ctx.fail(`${what}: expected it to be taken, got ${why}`, res.exchange);
 }
 
@@ -276,7 +265,7 @@ class EmptyCart implements Cmd {
     const res = await emptyCart(r.ctx, { token: r.token });
     r.trail.push(res);
     // Its result is not shown (NS-GQL-03): only errors or status false are a refusal; the next add judges the effect.
-    const why = emptyCartRefusal(res);
+    const why = answerRefusal(res);
     if (why) r.ctx.fail(`emptyCart was refused: ${why}`, ...lastTrail(r));
     m.lines = [];
     // Whether emptyCart also drops the coupon is not shown: the next result decides.
