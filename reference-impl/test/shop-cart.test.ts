@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '#src/context.js';
 import { buildServer } from '#src/server.js';
+import { BILLING } from './shop-helpers.js';
 
 // Cart, coupons, orders and own-data isolation of the shop variant (document 2, B).
 const ROOT = '/shop/wp-json/svc/v1';
@@ -66,19 +67,6 @@ type CartData = {
 const cartOf = async (token: string, query = '') => {
   const r = await call(app, 'GET', `/cart${query}`, { token });
   return { r, data: r.body.data as CartData };
-};
-const billing = {
-  first_name: 'B',
-  last_name: 'Uyer',
-  country: 'US',
-  city: 'Springfield',
-  state: 'IL',
-  postcode: '62701',
-  phone: '5551234567',
-  email: 'buyer@example.test',
-  payment_method: 'cod',
-  payment_method_title: 'Cash on delivery',
-  address_1: '1 Main Street',
 };
 
 beforeAll(async () => {
@@ -221,7 +209,7 @@ describe('orders', () => {
     await call(app, 'POST', '/cart/add-item', { token: t, json: { product_id: 124, quantity: 2 } }); // 2 x 12.00
     const created = await call(app, 'POST', '/order/create', {
       token: t,
-      json: { ...billing, coupons: ['SAVE10'], company: 'ACME' },
+      json: { ...BILLING, coupons: ['SAVE10'], company: 'ACME' },
     });
     envelope(created, true);
     const order = created.body.data as Json;
@@ -247,7 +235,7 @@ describe('orders', () => {
 
   it('validates the order fields, the card token rule, coupons and an empty cart', async () => {
     const t = await customer();
-    const empty = await call(app, 'POST', '/order/create', { token: t, json: billing });
+    const empty = await call(app, 'POST', '/order/create', { token: t, json: BILLING });
     envelope(empty, false);
     expect(empty.body.message).toMatch(/empty/i);
     const missing = await call(app, 'POST', '/order/create', { token: t, json: {} });
@@ -268,19 +256,19 @@ describe('orders', () => {
       expect(missing.body.errors).toHaveProperty(f);
     const shapes = await call(app, 'POST', '/order/create', {
       token: t,
-      json: { ...billing, postcode: 'AB1', phone: '123', email: 'x', payment_method: 'gold' },
+      json: { ...BILLING, postcode: 'AB1', phone: '123', email: 'x', payment_method: 'gold' },
     });
     expect(Object.keys(shapes.body.errors as Json).sort()).toEqual(['email', 'payment_method', 'phone', 'postcode']);
     await call(app, 'POST', '/cart/add-item', { token: t, json: { product_id: 125, quantity: 1 } });
-    const card = await call(app, 'POST', '/order/create', { token: t, form: { ...billing, payment_method: 'card_provider' } });
+    const card = await call(app, 'POST', '/order/create', { token: t, form: { ...BILLING, payment_method: 'card_provider' } });
     envelope(card, false);
     expect(card.body.errors).toHaveProperty('card_provider_card_token');
-    const used = await call(app, 'POST', '/order/create', { token: t, form: { ...billing, 'coupons[]': 'USEDUP' } });
+    const used = await call(app, 'POST', '/order/create', { token: t, form: { ...BILLING, 'coupons[]': 'USEDUP' } });
     envelope(used, false);
     expect(used.body.errors).toHaveProperty('coupons');
     const paid = await call(app, 'POST', '/order/create', {
       token: t,
-      form: { ...billing, payment_method: 'card_provider', card_provider_card_token: 'tok_test_1' },
+      form: { ...BILLING, payment_method: 'card_provider', card_provider_card_token: 'tok_test_1' },
     });
     envelope(paid, true);
     expect((paid.body.data as Json).payment_method).toBe('card_provider');
@@ -291,7 +279,7 @@ describe('orders', () => {
     const ids: unknown[] = [];
     for (let i = 0; i < 3; i++) {
       await call(app, 'POST', '/cart/add-item', { token: t, json: { product_id: 127, quantity: 1 } });
-      ids.push(((await call(app, 'POST', '/order/create', { token: t, json: billing })).body.data as Json).order_id);
+      ids.push(((await call(app, 'POST', '/order/create', { token: t, json: BILLING })).body.data as Json).order_id);
     }
     const page = await call(app, 'GET', '/orders?start=1&limit=1', { token: t });
     envelope(page, true);
@@ -307,11 +295,11 @@ describe('orders', () => {
       .run();
     const t = await customer();
     await call(app, 'POST', '/cart/add-item', { token: t, json: { product_id: 126, quantity: 1 } }); // 11.00
-    const first = await call(app, 'POST', '/order/create', { token: t, json: { ...billing, coupons: 'ONCE' } });
+    const first = await call(app, 'POST', '/order/create', { token: t, json: { ...BILLING, coupons: 'ONCE' } });
     envelope(first, true);
     expect((first.body.data as Json).total).toBe('6.00');
     await call(app, 'POST', '/cart/add-item', { token: t, json: { product_id: 126, quantity: 1 } });
-    const second = await call(app, 'POST', '/order/create', { token: t, json: { ...billing, coupons: ['ONCE'] } });
+    const second = await call(app, 'POST', '/order/create', { token: t, json: { ...BILLING, coupons: ['ONCE'] } });
     envelope(second, false);
     expect(String((second.body.errors as Json).coupons)).toMatch(/limit/i);
   });
@@ -326,7 +314,7 @@ describe('concurrency', () => {
     expect(adds.every((r) => r.body.status === true)).toBe(true);
     expect((await call(app, 'GET', '/cart/count', { token: t })).body.data).toEqual({ cart_item_count: 20 });
     const creates = await Promise.all(
-      Array.from({ length: 5 }, () => call(app, 'POST', '/order/create', { token: t, json: billing })),
+      Array.from({ length: 5 }, () => call(app, 'POST', '/order/create', { token: t, json: BILLING })),
     );
     expect(creates.filter((r) => r.body.status === true)).toHaveLength(1);
     for (const r of creates.filter((x) => x.body.status === false)) expect(r.body.message).toMatch(/empty/i);
@@ -349,7 +337,7 @@ describe('own data only', () => {
     const upd = await call(app, 'POST', '/cart/update-quantities', { token: bob, json: { cart_data: { [aliceKey]: 5 } } });
     expect(upd.body.errors).toHaveProperty(aliceKey);
     expect((await call(app, 'GET', '/cart/count', { token: alice })).body.data).toEqual({ cart_item_count: 1 });
-    envelope(await call(app, 'POST', '/order/create', { token: alice, json: billing }), true);
+    envelope(await call(app, 'POST', '/order/create', { token: alice, json: BILLING }), true);
     expect(((await call(app, 'GET', '/orders', { token: bob })).body.data as { orders: unknown[] }).orders).toEqual([]);
     expect((await call(app, 'GET', '/cart/count', { token: bob })).body.data).toEqual({ cart_item_count: 1 });
   });

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '#src/context.js';
 import { buildServer } from '#src/server.js';
+import { BILLING } from './shop-helpers.js';
 
 // Hostile input, framework-level failures, vendor segment and persistence of the shop variant.
 const ROOT = '/shop/wp-json/svc/v1';
@@ -140,19 +141,6 @@ describe('a malformed coupons value', () => {
     stock: ctx.db.prepare('SELECT SUM(stock_quantity) AS n FROM shop_products').get(),
     coupons: ctx.db.prepare('SELECT code, usage_count FROM shop_coupons ORDER BY code').all(),
   });
-  const billing = {
-    first_name: 'B',
-    last_name: 'Uyer',
-    country: 'US',
-    city: 'Springfield',
-    state: 'IL',
-    postcode: '62701',
-    phone: '5551234567',
-    email: 'buyer@example.test',
-    payment_method: 'cod',
-    payment_method_title: 'Cash on delivery',
-    address_1: '1 Main Street',
-  };
   const deep = (depth: number) => `${'['.repeat(depth)}"SAVE10"${']'.repeat(depth)}`;
   const json = (fields: string, coupons: string) => ({
     headers: { svc_token: token, 'content-type': 'application/json' },
@@ -164,8 +152,8 @@ describe('a malformed coupons value', () => {
   });
   const itemKey = () =>
     (ctx.db.prepare('SELECT item_key FROM shop_cart_items ORDER BY rowid LIMIT 1').get() as { item_key: string }).item_key;
-  const orderFields = JSON.stringify(billing).slice(1, -1);
-  const orderForm = new URLSearchParams(billing).toString();
+  const orderFields = JSON.stringify(BILLING).slice(1, -1);
+  const orderForm = new URLSearchParams(BILLING).toString();
 
   it('is refused like any bad field (status false, errors.coupons), before anything is written', async () => {
     const cases: Array<[string, string, { headers: Record<string, string>; payload: string }]> = [
