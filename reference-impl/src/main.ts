@@ -1,21 +1,14 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { OPTIONS_HELP } from './options-help.js';
 import { buildServer, defaultDbFile, urlsFor } from './server.js';
 
 const HELP = `sfc-reference: the reference implementation of the four storefront interfaces
 
 Usage: sfc-reference [options]
 
-Options:
-  --port N        port to listen on (default 8080; 0 picks a free port)
-  --host ADDR     address to bind (default 127.0.0.1)
-  --db FILE       SQLite database file, or :memory: (default ./.sfc-reference/reference.db)
-  --vendor NAME   vendor segment of header, route and namespace (default svc; letscms for the real products)
-  --hash-cost N   scrypt cost of new password hashes, a power of two (default 16384; env SFC_REFERENCE_HASH_COST)
-  --fault ID      start with one catalogued fault switched on (for the fault matrix)
-  -h, --help      this text
-`;
+${OPTIONS_HELP}`;
 
 export async function main(argv: string[]): Promise<number> {
   let values: Record<string, string | boolean | undefined>;

@@ -1,3 +1,4 @@
+import { OPTIONS_HELP } from '../../reference-impl/src/options-help.js';
 import { DATA_KEYS, OPTIONS } from '../config/options.js';
 
 export const MAIN_HELP = `storefront-conformance: conformance suite and contract verifier for the storefront APIs
@@ -42,12 +43,4 @@ export const REFERENCE_HELP = `storefront-conformance reference: start the refer
 
 Usage: storefront-conformance reference [options]
 
-Options:
-  --port N        port to listen on (default 8080; 0 picks a free port)
-  --host ADDR     address to bind (default 127.0.0.1)
-  --db FILE       SQLite database file, or :memory: (default ./.sfc-reference/reference.db)
-  --vendor NAME   vendor segment of header, route and namespace (default svc; letscms for the real products)
-  --hash-cost N   scrypt cost of new password hashes, a power of two (default 16384; env SFC_REFERENCE_HASH_COST)
-  --fault ID      start with one fault of fixtures/faults/catalog.json switched on (off unless given)
-  -h, --help      this text
-`;
+${OPTIONS_HELP}`;

@@ -57,7 +57,7 @@ describe.concurrent('the storefront-conformance command', { timeout: 60_000 }, (
   it('reference --help lists its options', async () => {
     const r = await cli(['reference', '--help']);
     expect(r.code).toBe(0);
-    for (const f of ['--port', '--host', '--db', '--vendor']) expect(r.stdout).toContain(f);
+    for (const f of ['--port', '--host', '--db', '--vendor', '--hash-cost', '--fault']) expect(r.stdout).toContain(f);
   });
   it('a malformed URL exits 2 with one line and no stack trace', async () => {
     const r = await cli(['run', '--base-url', 'not-a-url']);
