@@ -1,4 +1,4 @@
-import { decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
+import { type CryptoKey, decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 
 /**
  * Tokens a target must not accept, derived from a real one it issued. Generic (any interface whose
@@ -57,13 +57,24 @@ export function resignedTokens(real: string): BadToken[] {
 }
 
 /**
+ * A key the target never saw, one per process: a 2048-bit RSA key pair takes 50-300 ms of CPU to
+ * make, and a run forges tokens in six areas, so a fresh pair per call cost about a tenth of a
+ * default-depth run's CPU. Any key but the target's serves; it never leaves the process.
+ */
+let foreign: Promise<CryptoKey> | undefined;
+function foreignKey(): Promise<CryptoKey> {
+  foreign ??= generateKeyPair('RS256').then((pair) => pair.privateKey);
+  return foreign;
+}
+
+/**
  * The real claims signed by someone else: RS256 with a foreign key, `alg: none`, and HS256 with
  * the target's public key as the secret (key confusion) when one is known, else with a guessed
  * secret and with an empty key.
  */
 export async function forgedTokens(real: string, publicKeyPem?: string): Promise<BadToken[]> {
   const { header, claims } = partsOf(real);
-  const { privateKey } = await generateKeyPair('RS256');
+  const privateKey = await foreignKey();
   const foreign = await new SignJWT(claims).setProtectedHeader({ ...header, alg: 'RS256' }).sign(privateKey);
   const hs = async (secret: string) => {
     // jose refuses an empty HMAC key, so the empty-key token is signed by hand.
