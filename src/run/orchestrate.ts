@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { ALLURE_CATEGORIES } from '../checks/allure.js';
@@ -14,6 +13,7 @@ import { QueuedAllureReporter } from './allure-writer.js';
 import { type ProgressEvent, ResultCollector } from './collector.js';
 import { diagnose } from './diagnose.js';
 import { TargetUnreachable } from './errors.js';
+import { setAsideOldResults } from './old-results.js';
 import type { AmbiguityOutcome, NotShownItem, RequirementResult, RunResult } from './results.js';
 import { createSuiteVitest } from './suite-vitest.js';
 import { targetUrlOf } from './target-urls.js';
@@ -62,9 +62,8 @@ export interface RunOptions {
 export async function executeRun(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
   const started = new Date();
   await preflight(settings);
-  // Allure results of an earlier run in the same directory would mix into this run's report: moved
-  // aside at once, deleted in the background (thousands of files), and gone before the run returns.
-  const oldResults = setAsideOldResults(join(settings.reportDir, 'allure-results'), settings.runId);
+  // An earlier run's Allure results: out of the way now, deleted at the end (src/run/old-results.ts).
+  const discardOldResults = setAsideOldResults(join(settings.reportDir, 'allure-results'), settings.runId);
   const collector = new ResultCollector(options.onProgress);
   const allure = allureReporter(settings);
   const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
@@ -101,7 +100,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     await watchdog.stop();
     await vitest.close();
     await allure.writer.flush();
-    await oldResults;
+    await discardOldResults();
   }
   process.exitCode = previousExitCode; // the verdict, not vitest, decides the exit code
 
@@ -201,18 +200,6 @@ function allureReporter(settings: Settings): QueuedAllureReporter {
       matchedStatuses: c.matchedStatuses as never,
     })),
   });
-}
-
-function setAsideOldResults(dir: string, runId: string): Promise<void> {
-  if (!existsSync(dir)) return Promise.resolve();
-  const aside = `${dir}.old-${runId}`;
-  try {
-    renameSync(dir, aside);
-  } catch {
-    rmSync(dir, { recursive: true, force: true });
-    return Promise.resolve();
-  }
-  return rm(aside, { recursive: true, force: true });
 }
 
 /** sha256 over every file of specs/ (path and content), so a report names the exact contract it used. */
