@@ -8,6 +8,7 @@ import { isSeeded, markSeeded, openDatabase } from './db.js';
 import { installFault } from './faults/index.js';
 import { graphqlModule } from './graphql/index.js';
 import { multipartFields } from './http/body.js';
+import { hostProblem } from './http/origin.js';
 import { networkModule } from './network/index.js';
 import { DEFAULT_HASH_COST, setHashCost } from './passwords.js';
 import { restRouteModule } from './rest-route/index.js';
@@ -74,6 +75,12 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   app.addHook('onClose', async () => db.close());
   await app.register(formbody);
   await app.register(multipart, { limits: { fileSize: BODY_LIMIT } });
+  // An invalid Host header is the client's error (400 in the interface's envelope, through the error
+  // handler below), not text to copy into the URLs of the answer.
+  app.addHook('onRequest', async (request) => {
+    const problem = hostProblem(request);
+    if (problem) throw Object.assign(new Error(problem), { statusCode: 400 });
+  });
   // Fields to request.body here rather than with the plugin's attachFieldsToBody, whose hook lets a
   // parse failure (no boundary, a part cut short) through as an error without a status (a 500).
   app.addHook('preValidation', async (request) => {

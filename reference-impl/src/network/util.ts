@@ -2,6 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { int, str } from '../http/body.js';
 
+export { originOf } from '../http/origin.js';
+
 export type Json = Record<string, unknown>;
 export type FieldErrors = Record<string, string>;
 
@@ -42,12 +44,6 @@ export function s(v: unknown): string {
 export function queryOf(request: FastifyRequest): Record<string, unknown> {
   const q = request.query;
   return q && typeof q === 'object' ? (q as Record<string, unknown>) : {};
-}
-
-/** The scheme and host the client used, so URLs in responses point back at this server. */
-export function originOf(request: FastifyRequest): string {
-  const host = str(request.headers.host) ?? 'localhost';
-  return `${request.protocol}://${host}`;
 }
 
 export interface Paging {

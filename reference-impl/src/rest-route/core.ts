@@ -2,6 +2,7 @@ import type Database from 'better-sqlite3';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import type { Body } from '../http/body.js';
+import { originOf } from '../http/origin.js';
 
 /** One stored customer row (the columns handlers read). */
 export interface CustomerRow {
@@ -231,5 +232,5 @@ export function now(): string {
 /** Absolute URL of an image path of the catalog, or '' when there is none. */
 export function imageUrl(request: FastifyRequest, path: string): string {
   if (!path) return '';
-  return `${request.protocol}://${request.host}/image/${path}`;
+  return `${originOf(request)}/image/${path}`;
 }
