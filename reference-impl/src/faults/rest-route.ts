@@ -3,6 +3,8 @@ import { defaultUserToken } from './tokens.js';
 
 const ok = (res: FaultResponse): res is FaultResponse & { body: Record<string, unknown> } =>
   isObject(res.body) && res.body.status === true;
+const htmlEscaped = (v: string): string =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 const data = (res: FaultResponse): Record<string, unknown> | undefined =>
   isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
 
@@ -145,6 +147,51 @@ export const restRouteFaults: Fault[] = [
       const d = data(res);
       const sent = isObject(req.raw.body) ? req.raw.body.password : undefined;
       if (req.endpoint === 'account/register' && req.method === 'POST' && d && typeof sent === 'string') d.password = sent;
+    },
+  },
+  {
+    id: 'RR-NAME-LENGTH-BYTES',
+    iface: 'rest-route',
+    // PHP strlen() where utf8_strlen() was due: register counts the name limit in UTF-8 bytes, so a
+    // name of at most 32 characters with accented letters is refused as error_firstname/error_lastname.
+    // The handler counts characters, so a name over 32 bytes is handed to it as one over 32 characters.
+    before(req) {
+      if (req.endpoint !== 'account/register' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      for (const key of ['firstname', 'first_name', 'lastname', 'last_name']) {
+        const v = body[key];
+        if (typeof v === 'string' && Buffer.byteLength(v.trim(), 'utf8') > 32) body[key] = 'x'.repeat(33);
+      }
+    },
+  },
+  {
+    id: 'RR-PASSWORD-UPDATE-ESCAPED',
+    iface: 'rest-route',
+    // The request filter's htmlspecialchars() reaches the stored hash on the update path only (register
+    // and login decode it): a new password holding & < > " ' is stored escaped and never logs in.
+    before(req) {
+      if (req.endpoint !== 'account/forgotten/updatepassword' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      for (const key of ['password', 'confirm', 'confirm_password'])
+        if (typeof body[key] === 'string') body[key] = htmlEscaped(body[key]);
+    },
+  },
+  {
+    id: 'RR-ADDRESS-EDIT-STRING-REGION',
+    iface: 'rest-route',
+    // Row 9 lets country_id and zone_id be strings; the update copies them only when they are integers,
+    // so an edit sending strings is answered with success and keeps the address's stored country and zone.
+    before(req, ctx) {
+      if (req.endpoint !== 'account/address/edit' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      if (typeof body.country_id !== 'string' && typeof body.zone_id !== 'string') return;
+      const id = Number(req.query.address_id ?? body.address_id);
+      const stored = ctx.db.prepare('SELECT country_id, zone_id FROM rr_address WHERE address_id = ?').get(id) as
+        | { country_id: number; zone_id: number }
+        | undefined;
+      if (!stored) return;
+      if (typeof body.country_id === 'string') body.country_id = stored.country_id;
+      if (typeof body.zone_id === 'string') body.zone_id = stored.zone_id;
     },
   },
 ];

@@ -100,6 +100,12 @@ export const registrationArea: AreaSpec<RegistrationState> = {
           firstname: 'F'.repeat(32),
           lastname: 'L'.repeat(32),
         });
+        // Part 8 counts characters, not bytes: 32 accented letters (precomposed, one code point each,
+        // 2 bytes in UTF-8) are 32 characters under every counting of characters.
+        await accepted(ctx, 'register with a 32-character firstname and lastname of accented letters', {
+          firstname: `\u00c9${'\u00e9'.repeat(31)}`,
+          lastname: `\u00d6${'\u00fc'.repeat(31)}`,
+        });
         await refused(ctx, 'register with a 33-character firstname', ['error_firstname', 'firstname', 'first_name'], {
           firstname: 'F'.repeat(33),
         });
