@@ -33,6 +33,26 @@ function spillover(req: FaultRequest, ctx: AppContext, nested: boolean): void {
   parent.set(node.user_name);
 }
 
+/**
+ * The sponsor copied from the wrong field: the sponsor name is still checked to be a member, but the
+ * placement code then takes the parent's record as the sponsor too (sponsor_key = parent_key).
+ */
+function sponsorFromParent(req: FaultRequest, ctx: AppContext, nested: boolean): void {
+  const at = (field: string) => (nested ? bodyField(req.raw.body, 'net_user', field) : bodyField(req.raw.body, field));
+  const sponsor = at('sponsor_name');
+  const parent = at('parent_name');
+  if (typeof sponsor.value !== 'string' || typeof parent.value !== 'string' || sponsor.value === parent.value) return;
+  const member = ctx.db.prepare('SELECT 1 FROM net_net_users WHERE user_name = ?');
+  if (member.get(sponsor.value) && member.get(parent.value)) sponsor.set(parent.value);
+}
+
+/** A lenient integer parse (parseInt / intval style): "12abc" reads as 12 instead of failing validation. */
+function leadingDigits(query: Record<string, unknown>, field: string): void {
+  const v = query[field];
+  const m = typeof v === 'string' ? /^\s*(\d+)\D/.exec(v) : null;
+  if (m) query[field] = m[1];
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -154,6 +174,24 @@ export const networkFaults: Fault[] = [
         | { user_key: string }
         | undefined;
       if (other) list.push({ ...first, id: String(Number(first.id) + 100000), user_key: other.user_key });
+    },
+  },
+  {
+    id: 'NET-SPONSOR-FROM-PARENT',
+    iface: 'rest-v1-network',
+    before(req, ctx) {
+      if (req.endpoint === '/auth/register') sponsorFromParent(req, ctx, true);
+      else if (/^\/join_net$/i.test(req.endpoint)) sponsorFromParent(req, ctx, false);
+    },
+  },
+  // An "INSERT ... ON CONFLICT DO NOTHING" where an upsert was meant: the first save sticks.
+  { id: 'NET-BANK-RESAVE-IGNORED', iface: 'rest-v1-network', inHandler: 'reference-impl/src/network/earnings.ts' },
+  {
+    id: 'NET-ID-LEADING-DIGITS',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') leadingDigits(req.query, 'user_id');
+      else if (req.endpoint === '/payout_details') leadingDigits(req.query, 'payout_id');
     },
   },
 ];

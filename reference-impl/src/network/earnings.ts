@@ -72,6 +72,9 @@ export const bankDetailsSave = withCaller((request, _caller, key, ctx) => {
   const contact = digits(errors, 'contact_number', body.contact_number, 1, 20);
   if (hasErrors(errors)) return fail('Please correct the errors.', errors);
   if (!key) return fail('Join the network before saving bank details.');
+  // Fault catalog NET-BANK-RESAVE-IGNORED: a vendor's INSERT IGNORE, so only the first save is stored.
+  if (ctx.fault === 'NET-BANK-RESAVE-IGNORED' && ctx.db.prepare('SELECT 1 FROM net_bank_details WHERE user_key = ?').get(key))
+    return ok('Bank details saved.');
   ctx.db
     .prepare(
       `INSERT INTO net_bank_details (user_key, account_holder, account_number, bank_name, branch, ifsc_code, contact_number, insert_date)

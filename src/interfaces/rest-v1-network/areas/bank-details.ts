@@ -28,6 +28,16 @@ function bankForm(label: string): Form {
   };
 }
 
+/** The bank record a save of `form` reads back as (the input's account_holder_name is the record's account_holder). */
+const readBack = (form: Form) => ({
+  account_holder: form.account_holder_name,
+  account_number: form.account_number,
+  bank_name: form.bank_name,
+  branch: form.branch,
+  ifsc_code: form.ifsc_code,
+  contact_number: form.contact_number,
+});
+
 export const bankDetailsArea: AreaSpec<BankState> = {
   interface: 'rest-v1-network',
   name: 'bank-details',
@@ -89,14 +99,7 @@ export const bankDetailsArea: AreaSpec<BankState> = {
         const call = await net(ctx).get('/bank_details', { token: (ctx.state.account as Account).token });
         succeeded(ctx, call, 'bank_details after saving');
         conforms(ctx, call, 'bank-details');
-        const want = {
-          account_holder: sent.account_holder_name,
-          account_number: sent.account_number,
-          bank_name: sent.bank_name,
-          branch: sent.branch,
-          ifsc_code: sent.ifsc_code,
-          contact_number: sent.contact_number,
-        };
+        const want = readBack(sent);
         const match = listOf(ctx, call, 'bank_details').some((r) =>
           Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v)),
         );
@@ -105,6 +108,33 @@ export const bankDetailsArea: AreaSpec<BankState> = {
           `expected a bank record ${JSON.stringify(want)}, got ${JSON.stringify(call.body.bank_details)}`,
           call.ex,
         );
+      },
+    },
+    {
+      id: 'NET-BANK-04',
+      title: 'a second save with other details reads back too (the record replaced, or a record added)',
+      needs: ['account', 'saved'],
+      async run(ctx: Ctx) {
+        // A save answered with status true is a save: changed details must show, whether the target
+        // keeps one record per account (replaced) or a list of them (added).
+        const account = ctx.state.account as Account;
+        const first = ctx.state.saved as Form;
+        const form = { ...bankForm(ctx.names.label('bank-again')), branch: 'North', ifsc_code: 'SFCB0005678' };
+        const save = await net(ctx).post('/bank_details_save', { token: account.token, form });
+        succeeded(ctx, save, 'bank_details_save a second time, with other details');
+        const call = await net(ctx).get('/bank_details', { token: account.token });
+        succeeded(ctx, call, 'bank_details after saving again');
+        const want = readBack(form);
+        const match = listOf(ctx, call, 'bank_details').some((r) =>
+          Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v)),
+        );
+        ctx.expect(
+          match,
+          `after a second save, expected a bank record ${JSON.stringify(want)}, got ${JSON.stringify(call.body.bank_details)} (the first save was ${JSON.stringify(readBack(first))})`,
+          save.ex,
+          call.ex,
+        );
+        ctx.state.saved = form;
       },
     },
     {

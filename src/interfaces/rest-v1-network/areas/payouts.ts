@@ -160,6 +160,21 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       },
     },
     {
+      id: 'NET-PAY-05',
+      title: "payout_details?payout_id=<a listed payout's id>abc (digits, then letters): refused, errors keyed payout_id",
+      needs: ['root', 'payouts'],
+      async run(ctx: Ctx) {
+        // Not an integer either, though it starts as a listed payout's id: a lenient parse (parseInt,
+        // intval) would answer that payout instead of failing the field.
+        const value = `${firstPayoutId(ctx)}abc`;
+        const call = await net(ctx).get('/payout_details', {
+          token: (ctx.state.root as Account).token,
+          query: { payout_id: value },
+        });
+        refusedWithFieldError(ctx, call, 'payout_id', `payout_details with payout_id "${value}"`);
+      },
+    },
+    {
       id: 'NET-PAY-06',
       title: 'payout_details?payout_id=987654321 (no payout of the holder has it): refused',
       needs: ['root', 'payouts'],

@@ -24,6 +24,8 @@ interface TreeState {
   a: Account;
   b: Account;
   c: Account;
+  /** D: under B at right with A as sponsor (a sponsor other than the parent). */
+  d: Account;
   tree: Json;
   /** The refused placements (taken position, third child, unknown parent or sponsor), read by NET-REG-14. */
   placementRefusals: Array<{ what: string; call: Call }>;
@@ -120,6 +122,8 @@ export const registrationArea: AreaSpec<TreeState> = {
         // Unreserved, another area's registerInTree could take it first; a target that checks the
         // placement before the fields would then refuse them for the position instead.
         reserve(ctx, String(form.username), 'left');
+        // B's right is where D goes with A as sponsor (the next NET-REG-10).
+        reserve(ctx, String(form.username), 'right');
         const { call, account } = await register(ctx, form);
         succeeded(ctx, call, 'register B under A (left)');
         conforms(ctx, call, 'auth-register');
@@ -130,6 +134,28 @@ export const registrationArea: AreaSpec<TreeState> = {
         ctx.expect(
           JSON.stringify(want) === JSON.stringify(got),
           `expected net_user ${JSON.stringify(want)}, got ${JSON.stringify(got)}`,
+          call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-REG-10',
+      title: 'register D under B at right with A as sponsor: net_user has position right, B as parent and A as sponsor',
+      needs: ['b'],
+      async run(ctx: Ctx) {
+        // Sponsor and parent differ, so a target that records one in place of the other shows it.
+        // A sponsors from above B (B's own parent), so the sponsor is in the parent's upline either way.
+        const b = ctx.state.b as Account;
+        const form = registerForm(ctx, { sponsor: A(ctx).username, parent: b.username, position: 'right' });
+        const { call, account } = await register(ctx, form);
+        succeeded(ctx, call, 'register D under B (right), sponsor A');
+        ctx.state.d = account;
+        const n = isObject(call.body.net_user) ? call.body.net_user : {};
+        const want = { position: 'right', parent_key: keyOf(b), sponsor_key: keyOf(A(ctx)) };
+        const got = { position: n.position, parent_key: n.parent_key, sponsor_key: n.sponsor_key };
+        ctx.expect(
+          JSON.stringify(want) === JSON.stringify(got),
+          `expected net_user ${JSON.stringify(want)} (parent B, sponsor A), got ${JSON.stringify(got)}`,
           call.ex,
         );
       },
@@ -350,6 +376,39 @@ export const registrationArea: AreaSpec<TreeState> = {
               `${acc?.username} at ${side}: expected userData.${field} to name A (${namesA.join(' or ')}), got ${JSON.stringify(data[field])}`,
             );
         }
+      },
+    },
+    {
+      id: 'NET-GEN-06',
+      title:
+        "in A's tree, D (under B, sponsored by A) is not the logged user, and its userData names A as sponsor and B as parent",
+      needs: ['tree', 'b', 'd'],
+      async run(ctx: Ctx) {
+        const b = ctx.state.b as Account;
+        const d = ctx.state.d as Account;
+        const root = toNode(ctx.state.tree) as TreeNode;
+        const bNode = childAt(root, 'left');
+        const node = bNode ? childAt(bNode, 'right') : undefined;
+        if (!node || !(node.userKey === keyOf(d) || node.name === d.username))
+          ctx.fail(
+            `expected D (${d.username}) at the right of B (${b.username}) in A's tree, found ${JSON.stringify(node?.name)}`,
+          );
+        ctx.expect(
+          node.raw.isLoggedUser === false,
+          `D: expected isLoggedUser false, got ${JSON.stringify(node.raw.isLoggedUser)}`,
+        );
+        // As above: a username, user_key or user ID names a member.
+        const names = (acc: Account) =>
+          [acc.username.toLowerCase(), keyOf(acc).toLowerCase(), String(acc.user.ID ?? '')].filter((v) => v !== '');
+        const data = isObject(node.raw.userData) ? node.raw.userData : {};
+        for (const [field, acc, label] of [
+          ['sponsor', A(ctx), 'A'],
+          ['parent', b, 'B'],
+        ] as const)
+          ctx.expect(
+            names(acc).includes(String(data[field] ?? '').toLowerCase()),
+            `D: expected userData.${field} to name ${label} (${names(acc).join(' or ')}), got ${JSON.stringify(data[field])}`,
+          );
       },
     },
     {

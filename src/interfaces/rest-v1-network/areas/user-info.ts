@@ -139,6 +139,21 @@ export const userInfoArea: AreaSpec<UserState> = {
       },
     },
     {
+      id: 'NET-USER-08',
+      title: 'uni-get-user-info?user_id=<ID of SFC_NET_USERNAME>abc (digits, then letters): refused, errors keyed user_id',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        // Not an integer either, though it starts as a real user's ID: a lenient parse (parseInt,
+        // intval) would look that user up instead of failing the field.
+        const root = ctx.state.root as Account;
+        const id = root.user.ID;
+        if (typeof id !== 'string' && typeof id !== 'number') ctx.skip('the login response carried no user.ID to build on');
+        const value = `${id}abc`;
+        const call = await net(ctx).uniLookup({ user_id: value }, root.token);
+        refusedWithFieldError(ctx, call, 'user_id', `uni-get-user-info with user_id "${value}"`);
+      },
+    },
+    {
       id: 'NET-ENV-05',
       title: 'uni-get-user-info with user_key given twice (?user_key=a&user_key=b): no HTTP 5xx',
       needs: ['root', 'info'],
