@@ -1,5 +1,6 @@
 import type { AppContext } from '../context.js';
-import { type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
+import { PAGE_SIZE } from '../shop/catalog.js';
+import { eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
 const FIRST_USER_SQL = 'SELECT id FROM shop_users ORDER BY id LIMIT 1';
@@ -115,6 +116,46 @@ export const shopFaults: Fault[] = [
         res.status = 500;
         res.body = '<b>Fatal error</b>: Uncaught TypeError: WC_Cart::add_to_cart(): Argument #2 must be of type int';
       }
+    },
+  },
+  {
+    id: 'SHOP-UPDATE-FIRST-ONLY',
+    iface: 'rest-v1-shop',
+    // A loop that returns after its first cart_data entry: the other items of the request are answered
+    // as updated but keep their quantity.
+    before(req) {
+      if (req.endpoint !== '/cart/update-quantities' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      if (isObject(body.cart_data)) {
+        const [first] = Object.keys(body.cart_data);
+        for (const k of Object.keys(body.cart_data)) if (k !== first) delete body.cart_data[k];
+      }
+      const flat = Object.keys(body).filter((k) => /^cart_data\[/.test(k));
+      for (const k of flat.slice(1)) delete body[k];
+    },
+  },
+  {
+    id: 'SHOP-PAGES-UNFILTERED',
+    iface: 'rest-v1-shop',
+    // total_pages from the published product count (wp_count_posts), whatever the filters matched.
+    after(res, req, ctx) {
+      const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+      if (req.endpoint !== '/products' || !data || typeof data.total_pages !== 'number' || data.total_pages === 0) return;
+      const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM shop_products').get() as { n: number };
+      data.total_pages = Math.ceil(n / PAGE_SIZE);
+    },
+  },
+  {
+    id: 'SHOP-ORDER-QTY-ONE',
+    iface: 'rest-v1-shop',
+    // Order lines added without their quantity (WC_Order::add_product defaults to 1); the total still comes from the cart.
+    after(res, req) {
+      if (req.endpoint !== '/orders' && req.endpoint !== '/order/create') return;
+      eachObject(isObject(res.body) ? res.body.data : undefined, (o) => {
+        if (!Array.isArray(o.items)) return;
+        for (const item of o.items)
+          if (isObject(item) && 'quantity' in item) item.quantity = typeof item.quantity === 'number' ? 1 : '1';
+      });
     },
   },
 ];

@@ -315,6 +315,47 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      // Several items in one request: the body is cart_data[<cart_item_key>]=<quantity> "for each item" (B. Shop
+      // variant), so every entry is applied, not the first only.
+      id: 'SHOP-CART-15',
+      title: 'update-quantities of two items in one request: status true, the cart shows both new quantities',
+      needs: ['key', 'product'],
+      run: async (ctx: C) => {
+        const key = ctx.state.key!;
+        const token = ctx.state.account!.token;
+        const { product } = await addPurchasable(ctx, token, 1, [ctx.state.product!.id]);
+        const before = await readCart(ctx, token);
+        const second = itemOf(before.data, product.id);
+        ctx.expect(second, `product ${product.id} added second is not in the cart`, before.ex);
+        try {
+          // Both quantities change (3 -> 2 and 1 -> 2): a target that applies only one entry leaves the other as it was.
+          const want = { [key]: 2, [second.key]: 2 };
+          const ex = await updateQuantities(ctx, token, want);
+          const body = envelope(ctx, ex, 'cart-update-quantities');
+          ctx.expect(
+            body.status === true,
+            `update-quantities of two items: expected status true, got ${String(body.status)}: "${body.message}"`,
+            ex,
+          );
+          const after = await readCart(ctx, token);
+          const wrong = Object.entries(want).flatMap(([k, q]) => {
+            const item = after.data.cart_items.find((i) => i.key === k);
+            return item && Number(item.quantity) === q ? [] : [`${k}: ${item ? item.quantity : 'gone'} (sent ${q})`];
+          });
+          ctx.expect(
+            wrong.length === 0,
+            `after update-quantities of two items to 2 the cart shows ${wrong.join(', ')}`,
+            ex,
+            after.ex,
+          );
+        } finally {
+          // Back to the area's cart (the first item x3 alone), one item per request: the restore does not lean on what was judged.
+          await removeItem(ctx, token, second.key);
+          await updateQuantities(ctx, token, { [key]: 3 });
+        }
+      },
+    },
+    {
       id: 'SHOP-CART-17',
       title: 'update-quantities with a key that is not in the cart: status false, errors keyed by that key',
       needs: ['key'],

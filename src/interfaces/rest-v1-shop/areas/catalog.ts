@@ -205,6 +205,29 @@ export const catalogArea: AreaSpec<CatalogState> = {
         ctx.expect(isEmpty(unknown), `an unknown category slug lists ${unknown.data?.products.length} products`, unknown.ex);
       },
     },
+    {
+      // total_pages pages over what the listing matched, not over the catalog: a listing with no match answers
+      // total_pages 0 (B. Shop variant), and page (8. Limits) pages that same filtered listing.
+      id: 'SHOP-PROD-05',
+      title: 'total_pages of a filtered listing (categories=<slug>) is consistent: its last page lists products, the next none',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        const slug = ctx.data('SFC_SHOP_CATEGORY');
+        if (!slug) ctx.skip('SFC_SHOP_CATEGORY (a category slug holding products) is not set');
+        const first = await page(ctx, { page: 1, categories: slug });
+        ctx.expect(first.data && !isEmpty(first), `categories=${slug}&page=1 lists no product`, first.ex);
+        const total = first.data.total_pages;
+        const last = await page(ctx, { page: total, categories: slug });
+        ctx.expect(!isEmpty(last), `categories=${slug}: page ${total} (its total_pages) lists no product`, first.ex, last.ex);
+        const after = await page(ctx, { page: total + 1, categories: slug });
+        ctx.expect(
+          isEmpty(after),
+          `categories=${slug}: page ${total + 1}, after its total_pages ${total}, still lists ${after.data?.products.length} products`,
+          first.ex,
+          after.ex,
+        );
+      },
+    },
     ...(['featured', 'instock'] as const).map((flag) => ({
       id: flag === 'featured' ? 'SHOP-PROD-09' : 'SHOP-PROD-10',
       title: `${flag}=1 is accepted and lists only products of the unfiltered listing`,

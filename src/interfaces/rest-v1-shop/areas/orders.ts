@@ -39,6 +39,8 @@ interface OrderState {
 
 type C = CheckContext<OrderState>;
 const COUNTRY = 'US';
+/** Units of the product in the first order: more than one, so an order that lists each item once (quantity 1) shows. */
+const ORDER_QTY = 2;
 /** The required body fields of POST /order/create (B. Shop variant) besides first_name (SHOP-ORD-06). */
 const OTHER_REQUIRED = [
   'last_name',
@@ -140,11 +142,11 @@ export const ordersArea: AreaSpec<OrderState> = {
     },
     {
       id: 'SHOP-CART-01',
-      title: 'put a product in the cart (quantity 1)',
+      title: `put a product in the cart (quantity ${ORDER_QTY})`,
       needs: ['account'],
       run: async (ctx: C) => {
         emptyCartOnTeardown(ctx, ctx.state.account!.token);
-        ctx.state.product = (await addPurchasable(ctx, ctx.state.account!.token, 1)).product;
+        ctx.state.product = (await addPurchasable(ctx, ctx.state.account!.token, ORDER_QTY)).product;
       },
     },
     {
@@ -242,7 +244,7 @@ export const ordersArea: AreaSpec<OrderState> = {
     },
     {
       id: 'SHOP-ORD-05',
-      title: 'the order created is listed with its payment method, billing country and item',
+      title: 'the order created is listed with its payment method, billing country and item with its quantity',
       needs: ['orders', 'product'],
       run: async (ctx: C) => {
         const method = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
@@ -251,11 +253,11 @@ export const ordersArea: AreaSpec<OrderState> = {
           (o) =>
             o.payment_method === method &&
             o.billing_country === COUNTRY &&
-            o.items.some((i) => i.item_name === ctx.state.product!.name && Number(i.quantity) === 1),
+            o.items.some((i) => i.item_name === ctx.state.product!.name && Number(i.quantity) === ORDER_QTY),
         );
         ctx.expect(
           found,
-          `GET /orders of a new account lists ${orders.length} order(s), none with payment_method ${method}, billing_country ${COUNTRY} and 1 x "${ctx.state.product!.name}"`,
+          `GET /orders of a new account lists ${orders.length} order(s), none with payment_method ${method}, billing_country ${COUNTRY} and ${ORDER_QTY} x "${ctx.state.product!.name}"`,
         );
         ctx.state.mine = orders.map((o) => o.order_id);
       },
