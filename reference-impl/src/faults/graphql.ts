@@ -164,4 +164,42 @@ export const graphqlFaults: Fault[] = [
       if (has(req, 'register') && isObject(input) && 'password' in input) input.confirm = input.password;
     },
   },
+  {
+    id: 'GQL-START-AS-PAGE',
+    iface: 'graphql',
+    // start read as a page number (the platform's own `page` parameter): the offset is start x limit.
+    before(req) {
+      const v = variables(req);
+      if (!has(req, 'orders') || !v || typeof v.start !== 'number' || v.start <= 0) return;
+      const limit = typeof v.limit === 'number' && v.limit > 0 ? v.limit : 10;
+      v.start = Math.min(v.start * limit, 2 ** 31 - 1);
+    },
+  },
+  {
+    id: 'GQL-COUPON-PREFIX',
+    iface: 'graphql',
+    // The code is looked up with LIKE 'code%' (the admin list's filter reused): a code that no coupon
+    // has, but that begins one, applies that coupon.
+    before(req, ctx) {
+      const v = variables(req);
+      if (!has(req, 'addCoupon') || !v || typeof v.code !== 'string') return;
+      const code = v.code.trim();
+      // Past the handler's own length check (at most 20 characters), as the vendor's lookup would be.
+      if (!code || code.length > 20 || ctx.db.prepare('SELECT 1 FROM gql_coupon WHERE code = ?').get(code)) return;
+      const hit = ctx.db.prepare("SELECT code FROM gql_coupon WHERE code LIKE ? || '%' ORDER BY coupon_id LIMIT 1").get(code) as
+        | { code: string }
+        | undefined;
+      if (hit) v.code = hit.code;
+    },
+  },
+  {
+    id: 'GQL-PASSWORD-ESCAPED',
+    iface: 'graphql',
+    // login hashes the password after escaping it for SQL (a backslash before ' " and \\), register
+    // hashes it as sent: a password holding a quote or a backslash registers but never logs in.
+    before(req) {
+      const v = variables(req);
+      if (has(req, 'login') && v && typeof v.password === 'string') v.password = v.password.replace(/['"\\]/g, '\\$&');
+    },
+  },
 ];

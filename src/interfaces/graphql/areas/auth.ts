@@ -38,6 +38,9 @@ async function loginWorks(ctx: Ctx, account: Account): Promise<GraphQLResult | u
 
 type C = CheckContext<AuthState>;
 
+/** The ASCII special characters (OWASP's list without the space): "letters, digits and special characters" ("8. Limits"). */
+const SPECIAL = '!"#$%&\'()*+,-./:;<=>?@[\\]^_`{|}~';
+
 export const authArea: AreaSpec<AuthState> = {
   interface: 'graphql',
   name: 'auth',
@@ -254,7 +257,8 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'GQL-REG-05',
-      title: 'a password of letters, digits and special characters works; records whether letters alone are refused (AMB-GQL-03)',
+      title:
+        'passwords of letters, digits and special characters (every ASCII one) register and log in; records whether letters alone are refused (AMB-GQL-03)',
       async run(ctx: C) {
         const account = { ...freshAccount(ctx), password: `Ab1-#$%&*-${ctx.names.label('p')}` };
         const res = await register(ctx, account);
@@ -264,6 +268,25 @@ export const authArea: AreaSpec<AuthState> = {
           res.exchange,
         );
         await login(ctx, account);
+        // Every ASCII special character, in two passwords of at most 20 characters: quotes and the
+        // backslash are where an escaping applied on one side only (register or login) shows.
+        for (const special of [SPECIAL.slice(0, 15), SPECIAL.slice(15)]) {
+          const other = { ...freshAccount(ctx), password: `Ab1${special}` };
+          const reg = await register(ctx, other);
+          ctx.expect(
+            reg.data?.register === true && !hasErrors(reg.errors),
+            `expected register: true for password ${JSON.stringify(other.password)} (letters, digits and special characters), got ${refusal(reg, 'register') ?? short(reg.data?.register)}`,
+            reg.exchange,
+          );
+          const res = await op(ctx, 'login', { email: other.email, password: other.password });
+          const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+          ctx.expect(
+            typeof token === 'string' && token.length > 0,
+            `password ${JSON.stringify(other.password)} was accepted at register, but login with it gives no token: ${refusal(res, 'login') ?? short(res.data?.login)}`,
+            reg.exchange,
+            res.exchange,
+          );
+        }
         const lettersOnly = { ...freshAccount(ctx), password: 'OnlyLettersHere' };
         const probe = await gql(ctx).run('register', { input: customerInput(ctx, lettersOnly, phoneForm(ctx) ?? 'string') });
         ctx.choose('AMB-GQL-03', probe.data?.register === true && !hasErrors(probe.errors) ? 'charset' : 'composition');

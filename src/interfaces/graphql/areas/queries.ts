@@ -210,7 +210,8 @@ export const queriesArea: AreaSpec<QueriesState> = {
     },
     {
       id: 'GQL-ORD-03',
-      title: 'start is an offset: (start 1, limit 1) is the second entry of (start 0, limit 2)',
+      title:
+        'start is an offset: (start 1, limit 1) is the second entry of (start 0, limit 2), and pages of 2 are slices of one window',
       needs: ['a'],
       async run(ctx: C) {
         const seeded = await seededToken(ctx);
@@ -228,6 +229,23 @@ export const queriesArea: AreaSpec<QueriesState> = {
             two.exchange,
             next.exchange,
           );
+          // With limit 1 an offset and a page number (offset start x limit) agree: pages of 2 tell them
+          // apart. Each page must be the slice [start, start + limit) of one window from start 0,
+          // judged where the window holds that whole slice (small limits only, NS-GQL-09).
+          const wide = await op(ctx, 'orders', { start: 0, limit: 4 }, opts);
+          const window = (orderList(wide) ?? []).map((o) => String(o.order_id));
+          for (const start of [1, 2]) {
+            if (window.length < start + 2) break;
+            const res = await op(ctx, 'orders', { start, limit: 2 }, opts);
+            const page = (orderList(res) ?? []).map((o) => String(o.order_id));
+            const want = window.slice(start, start + 2);
+            ctx.expect(
+              JSON.stringify(page) === JSON.stringify(want),
+              `expected orders(start ${start}, limit 2) to be entries ${start + 1}-${start + 2} of orders(start 0, limit 4) ${short(window)}: ${short(want)}, got ${short(page)}${page[0] !== undefined && page[0] === window[start * 2] ? ' (start read as a page number?)' : ''}`,
+              wide.exchange,
+              res.exchange,
+            );
+          }
           return;
         }
         ctx.skip(
