@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { type Form, net } from '../client.js';
+import { type Call, type Form, net } from '../client.js';
 import { conforms, listOf, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, anchorAccount, rootAccount } from '../provision.js';
 
@@ -37,6 +37,10 @@ const readBack = (form: Form) => ({
   ifsc_code: form.ifsc_code,
   contact_number: form.contact_number,
 });
+
+/** Whether the bank_details answer lists a record holding every field of `want` (compared as text). */
+const listsRecord = (ctx: Ctx, call: Call, want: Record<string, unknown>): boolean =>
+  listOf(ctx, call, 'bank_details').some((r) => Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v)));
 
 export const bankDetailsArea: AreaSpec<BankState> = {
   interface: 'rest-v1-network',
@@ -100,11 +104,8 @@ export const bankDetailsArea: AreaSpec<BankState> = {
         succeeded(ctx, call, 'bank_details after saving');
         conforms(ctx, call, 'bank-details');
         const want = readBack(sent);
-        const match = listOf(ctx, call, 'bank_details').some((r) =>
-          Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v)),
-        );
         ctx.expect(
-          match,
+          listsRecord(ctx, call, want),
           `expected a bank record ${JSON.stringify(want)}, got ${JSON.stringify(call.body.bank_details)}`,
           call.ex,
         );
@@ -125,11 +126,8 @@ export const bankDetailsArea: AreaSpec<BankState> = {
         const call = await net(ctx).get('/bank_details', { token: account.token });
         succeeded(ctx, call, 'bank_details after saving again');
         const want = readBack(form);
-        const match = listOf(ctx, call, 'bank_details').some((r) =>
-          Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v)),
-        );
         ctx.expect(
-          match,
+          listsRecord(ctx, call, want),
           `after a second save, expected a bank record ${JSON.stringify(want)}, got ${JSON.stringify(call.body.bank_details)} (the first save was ${JSON.stringify(readBack(first))})`,
           save.ex,
           call.ex,

@@ -16,6 +16,13 @@ type Ctx = CheckContext<UserState>;
 
 const rec = (v: unknown): Json => (isObject(v) ? v : {});
 
+/** The user.ID of SFC_NET_USERNAME's login, or the check is skipped saying why. */
+function rootUserId(ctx: Ctx, forWhat: string): string | number {
+  const id = (ctx.state.root as Account).user.ID;
+  if (typeof id !== 'string' && typeof id !== 'number') ctx.skip(`the login response carried no user.ID ${forWhat}`);
+  return id;
+}
+
 export const userInfoArea: AreaSpec<UserState> = {
   interface: 'rest-v1-network',
   name: 'user-info',
@@ -84,8 +91,7 @@ export const userInfoArea: AreaSpec<UserState> = {
       needs: ['root'],
       async run(ctx: Ctx) {
         const root = ctx.state.root as Account;
-        const id = root.user.ID;
-        if (typeof id !== 'string' && typeof id !== 'number') ctx.skip('the login response carried no user.ID to look up');
+        const id = rootUserId(ctx, 'to look up');
         const call = await net(ctx).uniLookup({ user_id: id }, root.token);
         succeeded(ctx, call, 'uni-get-user-info by user_id');
         conforms(ctx, call, 'uni-get-user-info');
@@ -145,11 +151,8 @@ export const userInfoArea: AreaSpec<UserState> = {
       async run(ctx: Ctx) {
         // Not an integer either, though it starts as a real user's ID: a lenient parse (parseInt,
         // intval) would look that user up instead of failing the field.
-        const root = ctx.state.root as Account;
-        const id = root.user.ID;
-        if (typeof id !== 'string' && typeof id !== 'number') ctx.skip('the login response carried no user.ID to build on');
-        const value = `${id}abc`;
-        const call = await net(ctx).uniLookup({ user_id: value }, root.token);
+        const value = `${rootUserId(ctx, 'to build on')}abc`;
+        const call = await net(ctx).uniLookup({ user_id: value }, (ctx.state.root as Account).token);
         refusedWithFieldError(ctx, call, 'user_id', `uni-get-user-info with user_id "${value}"`);
       },
     },
