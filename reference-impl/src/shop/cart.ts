@@ -22,15 +22,18 @@ function count(ctx: AppContext, userId: number): number {
  * Coupons are not stored with the cart (the document passes them per request), so these endpoints
  * report on the coupons of their own request, if any.
  */
-function mutationBody(ctx: AppContext, request: FastifyRequest, userId: number, body: Record<string, unknown>) {
-  // A malformed coupons value is refused by the caller (errors.coupons); here it only means no codes.
-  const { codes } = couponCodes(params(request, body));
+function mutationBody(ctx: AppContext, userId: number, codes: string[]) {
   const priced = priceCart(ctx.db, cartLines(ctx.db, userId), codes);
   return {
     coupon_status: codes.length > 0 && Object.keys(priced.couponErrors).length === 0,
     coupon_errors: Object.values(priced.couponErrors),
     data: { cart_item_count: count(ctx, userId) },
   };
+}
+
+/** The mutation shape priced with the query's coupons only: remove-item (no body), or a body that could not be read. */
+function queryCouponsShape(ctx: AppContext, request: FastifyRequest, userId: number) {
+  return mutationBody(ctx, userId, couponCodes(params(request, {})).codes);
 }
 
 function cartItem(line: PricedCart['lines'][number]) {
@@ -93,7 +96,9 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/cart/add-item',
     authed(ctx, (request, user): Envelope => {
       const { body, valid } = bodyOf(request);
-      if (!valid) return fail('The request body could not be read.', UNREADABLE, mutationBody(ctx, request, user.id, {}));
+      if (!valid) return fail('The request body could not be read.', UNREADABLE, queryCouponsShape(ctx, request, user.id));
+      // Read once: a malformed value is refused before any write, the codes price the answer.
+      const coupons = couponCodes(params(request, body));
       const productId = int(body.product_id);
       const quantity = int(body.quantity);
       const errors: Record<string, string> = {};
@@ -102,9 +107,9 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
       if (body.quantity === undefined || body.quantity === '') errors.quantity = 'quantity is required.';
       else if (quantity === undefined || quantity < 1 || quantity > MAX_QUANTITY)
         errors.quantity = `quantity must be an integer from 1 to ${MAX_QUANTITY}.`;
-      if (couponCodes(params(request, body)).malformed) errors.coupons = COUPONS_MALFORMED;
+      if (coupons.malformed) errors.coupons = COUPONS_MALFORMED;
       if (Object.keys(errors).length > 0 || productId === undefined || quantity === undefined)
-        return fail('Please correct the highlighted fields.', errors, mutationBody(ctx, request, user.id, body));
+        return fail('Please correct the highlighted fields.', errors, mutationBody(ctx, user.id, coupons.codes));
 
       const outcome = db.transaction((): Envelope | null => {
         const p = product.get(productId) as { id: number; stock_status: string; stock_quantity: number | null } | undefined;
@@ -120,7 +125,7 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
         upsert.run(user.id, key, p.id, wanted, now());
         return null;
       })();
-      const shape = mutationBody(ctx, request, user.id, body);
+      const shape = mutationBody(ctx, user.id, coupons.codes);
       return outcome ? { ...outcome, ...shape } : ok('Product added to cart.', shape);
     }),
   );
@@ -156,7 +161,7 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
   const removeItem = authed(ctx, (request, user): Envelope => {
     const key = ((request.params as { key?: string }).key ?? '').trim();
     const removed = key !== '' && key.length <= 64 && remove.run(user.id, key).changes > 0;
-    const shape = mutationBody(ctx, request, user.id, {});
+    const shape = queryCouponsShape(ctx, request, user.id);
     if (!removed) return { ...fail('Invalid cart item key.', { cart_item_key: 'Invalid cart item key.' }), ...shape };
     return ok('Item removed from cart.', shape);
   });
@@ -168,15 +173,16 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
     '/cart/update-quantities',
     authed(ctx, (request, user): Envelope => {
       const { body, valid } = bodyOf(request);
-      if (!valid) return fail('The request body could not be read.', UNREADABLE, mutationBody(ctx, request, user.id, {}));
+      if (!valid) return fail('The request body could not be read.', UNREADABLE, queryCouponsShape(ctx, request, user.id));
+      const coupons = couponCodes(params(request, body));
       const cartData = body.cart_data;
       const fieldErrors: Record<string, string> = {};
       if (cartData === null || typeof cartData !== 'object' || Array.isArray(cartData) || Object.keys(cartData).length === 0)
         fieldErrors.cart_data = 'cart_data[<cart_item_key>]=<quantity> is required for each item to update.';
       // Checked before the transaction: a refused request changes nothing.
-      if (couponCodes(params(request, body)).malformed) fieldErrors.coupons = COUPONS_MALFORMED;
+      if (coupons.malformed) fieldErrors.coupons = COUPONS_MALFORMED;
       if (Object.keys(fieldErrors).length > 0 || cartData === null || typeof cartData !== 'object')
-        return fail('Please correct the highlighted fields.', fieldErrors, mutationBody(ctx, request, user.id, body));
+        return fail('Please correct the highlighted fields.', fieldErrors, mutationBody(ctx, user.id, coupons.codes));
       // All or nothing: errors are keyed by cart item key (Part 7), and nothing changes when any is wrong.
       const outcome = db.transaction((): Envelope => {
         const errors: Record<string, string> = {};
@@ -200,7 +206,7 @@ export function cartRoutes(app: FastifyInstance, ctx: AppContext): void {
         const allRemoved = changes.every((c) => c.quantity === 0);
         return ok(allRemoved ? 'Item removed from cart.' : 'Cart updated.');
       })();
-      return { ...outcome, ...mutationBody(ctx, request, user.id, body) };
+      return { ...outcome, ...mutationBody(ctx, user.id, coupons.codes) };
     }),
   );
 }
