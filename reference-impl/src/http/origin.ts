@@ -15,10 +15,13 @@ export function hostProblem(request: FastifyRequest): string | undefined {
   return 'The Host header must be a host name or an IP address, with an optional port.';
 }
 
-/** The scheme and host the client used, so URLs in answers point back at this server. */
+/**
+ * The scheme and host the client used, so URLs in answers point back at this server. A Host that is
+ * no host never gets here: the server's onRequest hook refuses it with hostProblem.
+ */
 export function originOf(request: FastifyRequest): string {
   const host = request.headers.host;
-  if (host !== undefined && HOST.test(host)) return `${request.protocol}://${host}`;
+  if (host !== undefined) return `${request.protocol}://${host}`;
   // HTTP/1.0 may omit Host: the address the connection came in on.
   const address = request.socket.localAddress ?? '127.0.0.1';
   const port = request.socket.localPort;
