@@ -57,9 +57,9 @@ export function resignedTokens(real: string): BadToken[] {
 }
 
 /**
- * A key the target never saw, one per process: a 2048-bit RSA key pair takes 50-300 ms of CPU to
- * make, and a run forges tokens in six areas, so a fresh pair per call cost about a tenth of a
- * default-depth run's CPU. Any key but the target's serves; it never leaves the process.
+ * A key the target never saw, one per process: a 2048-bit RSA key pair took 70-550 ms of CPU to
+ * make (measured), and a run forges tokens in six areas, so a fresh pair per call was 7-8 % of a
+ * default-depth self-test's CPU. Any key but the target's serves; it never leaves the process.
  */
 let foreign: Promise<CryptoKey> | undefined;
 function foreignKey(): Promise<CryptoKey> {
