@@ -1,3 +1,4 @@
+import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -15,6 +16,28 @@ function result(res: FaultResponse, field: string): Record<string, unknown> | un
   const r = isObject(data) ? data[field] : undefined;
   return isObject(r) ? r : undefined;
 }
+
+/** The platform's request sanitiser: htmlspecialchars with ENT_QUOTES. */
+const htmlEscaped = (v: unknown): unknown =>
+  typeof v === 'string'
+    ? v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;')
+    : v;
+
+/** Every field of a cart line, as the vendor's line resolver returns them whatever the selection. */
+const LINE_SELECTION = (
+  parse(
+    '{ cart_id product_id name model shipping image option { option_id name value } download { download_id name } quantity minimum subtract stock price total reward points tax_class_id weight weight_class_id length width height length_class_id }',
+  ).definitions[0] as OperationDefinitionNode
+).selectionSet;
+
+/** A cart_id the handler would take (digits, as ID string or number); undefined for anything else. */
+function cartIdOf(v: unknown): number | undefined {
+  const text = typeof v === 'number' || typeof v === 'string' ? String(v).trim() : '';
+  return /^[1-9]\d{0,14}$/.test(text) ? Number(text) : undefined;
+}
+
+/** updateCartProduct requests whose quantity equalled the line's, seen by `before` for `after`. */
+const unchangedUpdates = new WeakSet<object>();
 
 const has = (req: FaultRequest, field: string) => new RegExp(`\\b${field}\\b`).test(req.endpoint);
 const CART_FIELDS = ['addProductToCart', 'addCoupon'];
@@ -106,8 +129,9 @@ export const graphqlFaults: Fault[] = [
     // Answers true but writes the quantity to a column nobody reads.
     before(req, ctx) {
       const v = variables(req);
-      if (!has(req, 'updateCartProduct') || !v || v.cart_id === undefined) return;
-      const line = ctx.db.prepare('SELECT quantity FROM gql_cart WHERE cart_id = ?').get(Number(v.cart_id)) as
+      const cartId = cartIdOf(v?.cart_id);
+      if (!has(req, 'updateCartProduct') || !v || cartId === undefined) return;
+      const line = ctx.db.prepare('SELECT quantity FROM gql_cart WHERE cart_id = ?').get(cartId) as
         | { quantity: number }
         | undefined;
       if (line) v.quantity = line.quantity;
@@ -200,6 +224,84 @@ export const graphqlFaults: Fault[] = [
     before(req) {
       const v = variables(req);
       if (has(req, 'login') && v && typeof v.password === 'string') v.password = v.password.replace(/['"\\]/g, '\\$&');
+    },
+  },
+  {
+    id: 'GQL-NAME-HTML-ESCAPED',
+    iface: 'graphql',
+    // register stores names through the platform's request sanitiser (htmlspecialchars), and login
+    // and customerByEmail hand the stored text back: O'Hara & Co comes back as O&#039;Hara &amp; Co.
+    after(res) {
+      const user = result(res, 'login')?.user_data;
+      const customers = isObject(res.body) && isObject(res.body.data) ? res.body.data.customerByEmail : undefined;
+      for (const r of [user, ...(Array.isArray(customers) ? customers : [customers])])
+        if (isObject(r)) for (const k of ['firstname', 'lastname']) if (k in r) r[k] = htmlEscaped(r[k]);
+    },
+  },
+  {
+    id: 'GQL-UPDATE-SAME-FALSE',
+    iface: 'graphql',
+    // Success is read from the UPDATE's affected rows, which MySQL reports as 0 when the value does
+    // not change: updateCartProduct to the quantity the line already has answers false, "not found".
+    before(req, ctx) {
+      const v = variables(req);
+      const cartId = cartIdOf(v?.cart_id);
+      if (!has(req, 'updateCartProduct') || cartId === undefined) return;
+      const line = ctx.db.prepare('SELECT quantity FROM gql_cart WHERE cart_id = ?').get(cartId) as
+        | { quantity: number }
+        | undefined;
+      if (line && line.quantity === v?.quantity) unchangedUpdates.add(req.raw);
+    },
+    after(res, req) {
+      const data = isObject(res.body) ? res.body.data : undefined;
+      if (!unchangedUpdates.has(req.raw) || !isObject(data) || data.updateCartProduct !== true) return;
+      const message = 'Cart item not found.';
+      data.updateCartProduct = false;
+      res.body = {
+        data,
+        errors: [{ message, path: ['updateCartProduct'], extensions: { code: 'CART_ITEM_NOT_FOUND' } }],
+        status: false,
+        message,
+      };
+    },
+  },
+  {
+    id: 'GQL-LINE-ALL-FIELDS',
+    iface: 'graphql',
+    // The cart line resolver returns its whole row: a client selecting a few line fields gets all of
+    // them (the summary's own fields do follow the selection).
+    before(req) {
+      const body = req.raw.body;
+      if (!has(req, 'items') || !isObject(body) || typeof body.query !== 'string') return;
+      let document: ReturnType<typeof parse>;
+      try {
+        document = parse(body.query, { maxTokens: 5000 });
+      } catch {
+        return; // the handler answers the syntax error
+      }
+      body.query = print(
+        visit(document, {
+          Field(node) {
+            if (node.name.value === 'items' && node.selectionSet?.kind === Kind.SELECTION_SET)
+              return { ...node, selectionSet: LINE_SELECTION };
+            return undefined;
+          },
+        }),
+      );
+    },
+  },
+  {
+    id: 'GQL-UPDATE-DROPS-COUPON',
+    iface: 'graphql',
+    // Like the platform's cart/edit, which unsets shipping, payment and reward from the session when
+    // a quantity changes, the vendor's updateCartProduct unsets the applied coupon too.
+    after(res, req, ctx) {
+      const cartId = cartIdOf(variables(req)?.cart_id);
+      const data = isObject(res.body) ? res.body.data : undefined;
+      if (!has(req, 'updateCartProduct') || cartId === undefined || !isObject(data) || data.updateCartProduct !== true) return;
+      ctx.db
+        .prepare('DELETE FROM gql_cart_coupon WHERE customer_id = (SELECT customer_id FROM gql_cart WHERE cart_id = ?)')
+        .run(cartId);
     },
   },
 ];

@@ -249,6 +249,29 @@ export async function newAccount(ctx: Ctx): Promise<Account> {
   return account;
 }
 
+/**
+ * Names a String must carry as sent ("2. Resources and their fields"): an apostrophe, quotes,
+ * markup characters and non-ASCII letters, where an HTML escaping or a lossy encoding of the stored
+ * text shows. About 25 characters with the run's label, inside the platform's 32.
+ */
+export function awkwardNames(ctx: Ctx): Pick<Account, 'firstname' | 'lastname'> {
+  return { firstname: ctx.names.label("Zoë O'Hara"), lastname: ctx.names.label('<Ünal> & "Co"') };
+}
+
+/**
+ * A new account with awkwardNames. No character set of names is stated, so a target that refuses
+ * them is noted and a plain account is made instead (its names then show no escaping).
+ */
+export async function newAccountAwkward(ctx: Ctx): Promise<Account> {
+  const account = { ...freshAccount(ctx), ...awkwardNames(ctx) };
+  const res = await register(ctx, account);
+  if (res.data?.register === true && !hasErrors(res.errors)) return account;
+  ctx.note(
+    `register refused the names ${JSON.stringify(`${account.firstname} / ${account.lastname}`)} (${refusal(res, 'register') ?? short(res.data?.register)}): a plain account is used, so names with quotes, markup and accents are not judged`,
+  );
+  return newAccount(ctx);
+}
+
 /** Logs in; returns the token (`<vendor>_token`) and the result, failing the check when there is none. */
 export async function login(ctx: Ctx, account: Account): Promise<{ token: string; res: GraphQLResult }> {
   const res = await op(ctx, 'login', { email: account.email, password: account.password });
@@ -262,9 +285,9 @@ export async function login(ctx: Ctx, account: Account): Promise<{ token: string
   return { token, res };
 }
 
-/** A new account, registered and logged in. */
-export async function newSession(ctx: Ctx): Promise<Account & { token: string }> {
-  const account = await newAccount(ctx);
+/** A new account, registered and logged in; with `awkward`, its names are awkwardNames (newAccountAwkward). */
+export async function newSession(ctx: Ctx, awkward = false): Promise<Account & { token: string }> {
+  const account = awkward ? await newAccountAwkward(ctx) : await newAccount(ctx);
   const { token } = await login(ctx, account);
   return { ...account, token };
 }

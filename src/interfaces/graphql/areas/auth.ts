@@ -12,6 +12,7 @@ import {
   gql,
   login,
   newAccount,
+  newAccountAwkward,
   op,
   phoneForm,
   record,
@@ -49,7 +50,8 @@ export const authArea: AreaSpec<AuthState> = {
       id: 'GQL-AUTH-01',
       title: 'register and login succeed without an Authorization header',
       async run(ctx: C) {
-        const account = await newAccount(ctx);
+        // Names with quotes, markup and accents: GQL-LOGIN-03 reads them back from this login.
+        const account = await newAccountAwkward(ctx);
         const { token, res } = await login(ctx, account);
         for (const ex of ctx.http.exchanges.slice(-2))
           if (ex.request.headers.authorization) throw new Error('suite bug: register/login sent an Authorization header');
@@ -129,7 +131,7 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'GQL-LOGIN-03',
-      title: 'user_data is the firstname, lastname and email of the account',
+      title: 'user_data is the firstname, lastname and email of the account, as sent (an apostrophe, quotes, markup, accents)',
       needs: ['loginRes', 'account'],
       async run(ctx: C) {
         const a = ctx.state.account!;

@@ -10,9 +10,11 @@ import {
   emptyCartForm,
   expectRefused,
   expectSelection,
+  gql,
   newSession,
   num,
   op,
+  optionsForm,
   productId,
   quantityOf,
   record,
@@ -98,10 +100,18 @@ export const cartArea: AreaSpec<CartState> = {
     },
     {
       id: 'GQL-ENV-03',
-      title: 'addProductToCart returns exactly the selected fields',
+      title: 'addProductToCart returns exactly the selected fields, with all of them and with a few fields of items',
       needs: ['first'],
       async run(ctx: C) {
         expectSelection(ctx, ctx.state.first!);
+        // The suite's operation selects every line field: only a partial selection shows lines that ignore it.
+        const res = await gql(ctx).runText(
+          'mutation addProductToCart($input: CartProductInput!) { addProductToCart(input: $input) { subtotal items { product_id quantity } } }',
+          { input: { product_id: ctx.state.product!, quantity: 1, options: optionsForm(ctx) === 'list' ? [] : {} } },
+          { token: ctx.state.token! },
+        );
+        accepted(ctx, res, 'addProductToCart');
+        expectSelection(ctx, res);
       },
     },
     {
@@ -153,7 +163,7 @@ export const cartArea: AreaSpec<CartState> = {
     },
     {
       id: 'GQL-CART-06',
-      title: 'updateCartProduct of an own line returns true',
+      title: 'updateCartProduct of an own line returns true, also to the quantity it already has',
       needs: ['summary'],
       async run(ctx: C) {
         const [cartId, ...rest] = lineIds(ctx.state.summary, ctx.state.product!);
@@ -166,6 +176,14 @@ export const cartArea: AreaSpec<CartState> = {
           res.data?.updateCartProduct === true,
           `expected updateCartProduct: true, got ${refusal(res, 'updateCartProduct') ?? short(res.data?.updateCartProduct)}`,
           res.exchange,
+        );
+        // The same quantity again changes no row: success read from affected rows would say false here.
+        const again = await op(ctx, 'updateCartProduct', { cart_id: cartId, quantity: 3 }, { token: ctx.state.token! });
+        ctx.expect(
+          again.data?.updateCartProduct === true,
+          `updateCartProduct of own line ${cartId} to the quantity it already has (3): expected true, got ${refusal(again, 'updateCartProduct') ?? short(again.data?.updateCartProduct)}`,
+          res.exchange,
+          again.exchange,
         );
       },
     },

@@ -4,6 +4,7 @@ import type { GraphQLResult } from '../../../graphql/client.js';
 import {
   accepted,
   addToCart,
+  cartLines,
   emptyCart,
   expectSelection,
   newSession,
@@ -23,6 +24,8 @@ interface CouponState {
   product: string;
   code: string;
   applied: GraphQLResult;
+  /** cart_id of the product's line, for the quantity change before GQL-COUP-05's summary. */
+  line: string;
 }
 type C = CheckContext<CouponState>;
 
@@ -44,7 +47,9 @@ export const couponArea: AreaSpec<CouponState> = {
         ctx.onTeardown(async () => {
           await emptyCart(ctx, { token: session.token });
         });
-        accepted(ctx, await addToCart(ctx, session.token, product, 1), 'addProductToCart');
+        const added = accepted(ctx, await addToCart(ctx, session.token, product, 1), 'addProductToCart');
+        const line = cartLines(added).find((l) => String(l.product_id) === product);
+        if (line) ctx.state.line = String(line.cart_id);
         const unknown = `NOPE${ctx.names.username()}`.slice(0, 20);
         const res = await op(ctx, 'addCoupon', { code: unknown }, { token: session.token });
         const why = refusal(res, 'addCoupon');
@@ -145,9 +150,17 @@ export const couponArea: AreaSpec<CouponState> = {
     },
     {
       id: 'GQL-COUP-05',
-      title: 'the next cart summary carries the coupon_code and a negative coupon_discount',
+      title: 'the next cart summary, after a quantity change of the line, carries the coupon_code and a negative coupon_discount',
       needs: ['applied', 'code', 'product'],
       async run(ctx: C) {
+        // A quantity change between coupon and summary: an update that resets the cart's state drops the coupon.
+        const line = ctx.state.line;
+        if (line) {
+          const update = await op(ctx, 'updateCartProduct', { cart_id: line, quantity: 2 }, { token: ctx.state.token! });
+          const why = refusal(update, 'updateCartProduct');
+          if (why)
+            ctx.note(`updateCartProduct of own line ${line} to 2 was refused (${why}): the summary follows the coupon directly`);
+        } else ctx.note('no cart line was seen after adding the product: the summary follows the coupon directly');
         const res = await addToCart(ctx, ctx.state.token!, ctx.state.product!, 1);
         const summary = record(accepted(ctx, res, 'addProductToCart'));
         const discount = num(summary?.coupon_discount);

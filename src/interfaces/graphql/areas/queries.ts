@@ -56,7 +56,8 @@ export const queriesArea: AreaSpec<QueriesState> = {
       id: 'GQL-CUST-01',
       title: 'customerByEmail returns firstname, lastname and email (AMB-GQL-06)',
       async run(ctx: C) {
-        const a = await newSession(ctx);
+        // Names with quotes, markup and accents: GQL-CUST-02 reads them back.
+        const a = await newSession(ctx, true);
         ctx.state.a = a;
         const res = await op(ctx, 'customerByEmail', { email: a.email }, { token: a.token });
         if (
@@ -89,7 +90,7 @@ export const queriesArea: AreaSpec<QueriesState> = {
     },
     {
       id: 'GQL-CUST-02',
-      title: 'the record is the customer who has the e-mail',
+      title: 'the record is the customer who has the e-mail, with the names as sent (an apostrophe, quotes, markup, accents)',
       needs: ['customer', 'a'],
       async run(ctx: C) {
         const a = ctx.state.a!;
