@@ -1,4 +1,5 @@
-import { type Fault, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
+import type { AppContext } from '../context.js';
+import { bodyField, type Fault, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken } from './tokens.js';
 
 const ok = (res: FaultResponse): res is FaultResponse & { body: Record<string, unknown> } =>
@@ -7,6 +8,31 @@ const htmlEscaped = (v: string): string =>
   v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 const data = (res: FaultResponse): Record<string, unknown> | undefined =>
   isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+
+/** RR-ADDRESS-TEXT-STALE: the full address text each address got when it was added, per database. */
+const ADDRESS_TEXT = new WeakMap<object, Map<string, string>>();
+
+/** The full address text as the list builds it (name, company, street lines, city and postcode, zone, country). */
+function addressText(ctx: AppContext, addressId: number): string | undefined {
+  const a = ctx.db
+    .prepare(
+      `SELECT a.*, z.name AS zone, c.name AS country FROM rr_address a LEFT JOIN rr_zone z ON z.zone_id = a.zone_id
+       LEFT JOIN rr_country c ON c.country_id = a.country_id WHERE a.address_id = ?`,
+    )
+    .get(addressId) as Record<string, string | null> | undefined;
+  if (!a) return undefined;
+  return [
+    `${a.firstname} ${a.lastname}`.trim(),
+    a.company,
+    a.address_1,
+    a.address_2,
+    `${a.city} ${a.postcode}`.trim(),
+    a.zone ?? '',
+    a.country ?? '',
+  ]
+    .filter((line) => (line ?? '').trim() !== '')
+    .join('\n');
+}
 
 /** Document 1 (route-based REST): faults a vendor's OpenCart-style module could ship with. */
 export const restRouteFaults: Fault[] = [
@@ -192,6 +218,81 @@ export const restRouteFaults: Fault[] = [
       if (!stored) return;
       if (typeof body.country_id === 'string') body.country_id = stored.country_id;
       if (typeof body.zone_id === 'string') body.zone_id = stored.zone_id;
+    },
+  },
+  {
+    id: 'RR-DEFAULT-DELETE-INTEGER-ID',
+    iface: 'rest-route',
+    // The default rule compares the body's address_id strictly with the stored default, which PHP reads
+    // as a string: a string id is refused (error_default), an integer id never matches and deletes it.
+    after(res, req, ctx) {
+      if (req.endpoint !== 'account/address/delete' || req.method !== 'POST' || !isObject(res.body)) return;
+      const sent = bodyField(req.raw.body, 'address_id').value;
+      const errors = res.body.errors;
+      const byDefaultRule = Array.isArray(errors) && errors.some((e) => isObject(e) && e.code === 'error_default');
+      if (typeof sent !== 'number' || !byDefaultRule) return;
+      ctx.db.prepare('DELETE FROM rr_address WHERE address_id = ?').run(sent);
+      const done = ctx.db
+        .prepare(
+          "SELECT value FROM rr_label WHERE key = 'text_delete' AND page IN ('account/address', '*') ORDER BY page = '*' LIMIT 1",
+        )
+        .get() as { value: string } | undefined;
+      res.status = 200;
+      res.body = { status: true, errors: [], data: { success: done?.value ?? 'text_delete' } };
+    },
+  },
+  {
+    id: 'RR-ADDRESS-OPTIONAL-NOTICE',
+    iface: 'rest-route',
+    // The model's INSERT and UPDATE read company and address_2 without isset(): a valid body that leaves
+    // an optional field out is stored, but PHP's "Undefined index" notice (display_errors on) precedes the JSON.
+    after(res, req) {
+      const route = req.endpoint;
+      if ((route !== 'account/address/add' && route !== 'account/address/edit') || req.method !== 'POST') return;
+      const body = req.raw.body;
+      if (!isObject(body) || !isObject(res.body) || res.body.status !== true) return;
+      const missing = ['company', 'address_2'].find((k) => !(k in body));
+      if (!missing) return;
+      const file = '/var/www/html/catalog/model/shoprestapi/account/address.php';
+      const line = (route.endsWith('add') ? 20 : 48) + (missing === 'company' ? 0 : 2);
+      res.body = `<br />\n<b>Notice</b>:  Undefined index: ${missing} in <b>${file}</b> on line <b>${line}</b><br />\n${JSON.stringify(res.body)}`;
+    },
+  },
+  {
+    id: 'RR-ADDRESS-TEXT-STALE',
+    iface: 'rest-route',
+    // The full `address` text is written once when an address is added (a cached column) and the
+    // edit's UPDATE leaves it out: after an edit the list shows the new fields beside the old text.
+    after(res, req, ctx) {
+      let texts = ADDRESS_TEXT.get(ctx.db);
+      if (!texts) {
+        texts = new Map();
+        ADDRESS_TEXT.set(ctx.db, texts);
+      }
+      const d = data(res);
+      if (req.endpoint === 'account/address/add' && req.method === 'POST' && ok(res) && typeof d?.address_id === 'number') {
+        const text = addressText(ctx, d.address_id);
+        if (text !== undefined) texts.set(String(d.address_id), text);
+      }
+      if (req.endpoint === 'account/address' && Array.isArray(d?.addresses))
+        for (const a of d.addresses) {
+          const text = isObject(a) ? texts.get(String(a.address_id)) : undefined;
+          if (isObject(a) && text !== undefined) a.address = text;
+        }
+    },
+  },
+  {
+    id: 'RR-SEARCH-IGNORED-IN-CATEGORY',
+    iface: 'rest-route',
+    // The listing picks one filter: products of the category when category_ids is given, else the
+    // search. search is dropped whenever a category is named, so the category's every product comes back.
+    before(req) {
+      if (req.endpoint !== 'product/listing') return;
+      const category = req.query.category_ids ?? req.query.category_id ?? req.query.path;
+      if (category !== undefined && category !== '') {
+        delete req.query.search;
+        delete req.query.filter_name;
+      }
     },
   },
 ];

@@ -16,6 +16,8 @@ export interface AddressState {
   addr1: string;
   addr2: string;
   sent1: Record<string, unknown>;
+  /** The fields RR-ADDR-13's edit gave addr2, once the list showed them. */
+  edited2: Record<string, string>;
   /** GET address/add as the area's first check read it: countries and their zones. */
   states: Record<string, unknown>;
   statesEx: Exchange;

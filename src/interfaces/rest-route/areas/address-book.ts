@@ -73,6 +73,23 @@ export const addressBookArea: AreaSpec<AddressState> = {
       },
     },
     {
+      // Row 7 marks company and address_2 optional: every other check sends them, so a target that
+      // breaks when they are left out showed nowhere.
+      id: 'RR-ADDR-04',
+      title: 'POST address/add without the optional company and address_2 succeeds',
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const body = addBody(ctx);
+        delete body.company;
+        delete body.address_2;
+        const ex = await add(ctx, body);
+        expectAccepted(ctx, ex, 'add without company and address_2');
+        envelope(ctx, ex, 'account-address-add.post');
+        const id = idOf(ex);
+        if (id) await del(ctx, id);
+      },
+    },
+    {
       id: 'RR-ADDR-01',
       title: 'GET address lists the addresses (address_id a string, default 1 or 0) with language',
       needs: ['addr1'],
@@ -308,6 +325,26 @@ export const addressBookArea: AreaSpec<AddressState> = {
           `the list does not show the edit: ${shown(lex)}`,
           lex,
         );
+        ctx.state.edited2 = { address_1: '2 Edited Road', city };
+      },
+    },
+    {
+      // The other address checks read the full address of an address never edited, so a full address
+      // kept from the add (not rebuilt by the edit) showed nowhere.
+      id: 'RR-ADDR-18',
+      title: 'after an edit, the address field holds the new address_1 and city',
+      needs: ['addr2', 'edited2'],
+      run: async (ctx: C) => {
+        const { ex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr2);
+        ctx.expect(found, `address ${ctx.state.addr2} is not in the list`, ex);
+        const full = String(found.address ?? '');
+        for (const [k, v] of Object.entries(ctx.state.edited2 ?? {}))
+          ctx.expect(
+            full.includes(v),
+            `address ${ctx.state.addr2} was edited to ${k} ${JSON.stringify(v)}, which the list shows, but its address field is ${JSON.stringify(full)}`,
+            ex,
+          );
       },
     },
     {
@@ -391,10 +428,16 @@ export const addressBookArea: AreaSpec<AddressState> = {
         ctx.expect(addresses.length >= 2, 'expected two addresses in the book', lex);
         const ex = await del(ctx, String(def.address_id));
         expectRefused(ctx, ex, 'delete the default address', ['error_default', 'default']);
+        // Row 10 takes address_id as an integer or a string, so the rule holds for both spellings. A
+        // target of the string reading (AMB-RR-07) refuses the integer for that reason: no error key is asked.
+        const asInteger = await del(ctx, Number(def.address_id));
+        expectRefused(ctx, asInteger, 'delete the default address with an integer address_id');
         const { ex: after, addresses: now } = await list(ctx);
         ctx.expect(
           now.some((a) => String(a.address_id) === String(def.address_id)),
           'the default address left the list',
+          ex,
+          asInteger,
           after,
         );
       },

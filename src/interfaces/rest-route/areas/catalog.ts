@@ -157,6 +157,48 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // Row 16 gives the listing both filters. Every other check sends one at a time, so a listing
+      // that drops search whenever a category is named showed nowhere.
+      id: 'RR-LIST-03',
+      title: 'search within a category (with category_ids) returns only products carrying the word',
+      needs: ['categories', 'products'],
+      run: async (ctx: C) => {
+        // A category listing two products, one with a name word the other does not carry.
+        let pick: { category: string; product: Rec; word: string; ex: Exchange } | undefined;
+        for (const c of walk(ctx.state.categories ?? []).slice(0, 6)) {
+          const { ex, products } = await listing(ctx, { category_ids: String(c.category_id) });
+          for (const product of products) {
+            const word = String(product.name ?? '')
+              .match(/[A-Za-z0-9]{3,}/g)
+              ?.find((w) => products.some((q) => !text(q).includes(w.toLowerCase())));
+            if (word) {
+              pick = { category: String(c.category_id), product, word, ex };
+              break;
+            }
+          }
+          if (pick) break;
+        }
+        if (!pick) ctx.skip('no category of the first six lists two products of which one lacks a name word of the other');
+        const { ex, products } = await listing(ctx, { category_ids: pick.category, search: pick.word });
+        if (bodyOf(ex)?.status !== true)
+          ctx.skip(`the target did not answer search together with category_ids with success, so it is not judged: ${shown(ex)}`);
+        const word = pick.word.toLowerCase();
+        const strays = products.filter((p) => !text(p).includes(word));
+        ctx.expect(
+          strays.length === 0,
+          `search ${JSON.stringify(pick.word)} with category_ids ${pick.category} returned products without the word: ${strays.map((p) => p.name).join(', ')}`,
+          ex,
+          pick.ex,
+        );
+        ctx.expect(
+          products.some((p) => String(p.product_id) === String(pick.product.product_id)),
+          `search ${JSON.stringify(pick.word)} with category_ids ${pick.category} does not return product ${pick.product.product_id} (${pick.product.name}), which the category lists`,
+          ex,
+          pick.ex,
+        );
+      },
+    },
+    {
       id: 'RR-LIST-04',
       title: 'a search word no product carries returns no product',
       needs: ['me'],
