@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
-import { eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
+import { bodyField, eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
 const FIRST_USER_SQL = 'SELECT id FROM shop_users ORDER BY id LIMIT 1';
@@ -16,6 +16,34 @@ function ignoreParam(req: FaultRequest, name: string, replacement?: string): voi
     else holder[name] = replacement;
   }
 }
+
+/** WordPress remove_accents(), meant for slugs and usernames: Latin letters lose their accents, other scripts stay. */
+const LETTERS: Record<string, string> = {
+  Ø: 'O',
+  ø: 'o',
+  Æ: 'AE',
+  æ: 'ae',
+  ß: 's',
+  Ł: 'L',
+  ł: 'l',
+  Đ: 'D',
+  đ: 'd',
+  Œ: 'OE',
+  œ: 'oe',
+};
+function removeAccents(v: string): string {
+  return v
+    .normalize('NFD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[ØøÆæßŁłĐđŒœ]/g, (c) => LETTERS[c] ?? c);
+}
+
+/** The search keywords a request carried, taken off it before the query (SHOP-SEARCH-AFTER-PAGING). */
+const HELD_SEARCH = new WeakMap<object, string[]>();
+
+/** A listing parameter sent in the query or the body, non-empty. */
+const sent = (req: FaultRequest, name: string): boolean =>
+  [req.query, req.raw.body].some((h) => isObject(h) && h[name] !== undefined && h[name] !== '');
 
 async function hs256Tokens(body: unknown, ctx: AppContext): Promise<void> {
   const key = `${ctx.vendor}_token`;
@@ -156,6 +184,66 @@ export const shopFaults: Fault[] = [
         for (const item of o.items)
           if (isObject(item) && 'quantity' in item) item.quantity = typeof item.quantity === 'number' ? 1 : '1';
       });
+    },
+  },
+  {
+    id: 'SHOP-NAME-ACCENTS-STRIPPED',
+    iface: 'rest-v1-shop',
+    // Register runs first_name and last_name through the username sanitizer (remove_accents): "Zoë" is stored as "Zoe".
+    before(req) {
+      if (req.endpoint !== '/auth/register') return;
+      for (const name of ['first_name', 'last_name']) {
+        const field = bodyField(req.raw.body, name);
+        if (typeof field.value === 'string') field.set(removeAccents(field.value));
+      }
+    },
+  },
+  {
+    id: 'SHOP-SEARCH-AFTER-PAGING',
+    iface: 'rest-v1-shop',
+    // The catalog page is fetched without the search, then filtered by name and sku: a match on another
+    // page of the catalog is never listed, and total_pages stays the catalog's.
+    before(req) {
+      if (req.endpoint !== '/products') return;
+      const words: string[] = [];
+      for (const holder of [req.query, req.raw.body]) {
+        if (!isObject(holder) || !('search' in holder)) continue;
+        if (typeof holder.search === 'string') words.push(...holder.search.toLowerCase().split(/\s+/).filter(Boolean));
+        delete holder.search;
+      }
+      if (words.length > 0) HELD_SEARCH.set(req.raw, words);
+    },
+    after(res, req) {
+      const words = HELD_SEARCH.get(req.raw);
+      const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+      if (!words || !data || !Array.isArray(data.products)) return;
+      const products = data.products.filter(
+        (p) => isObject(p) && words.every((w) => `${String(p.name)} ${String(p.sku)}`.toLowerCase().includes(w)),
+      );
+      if (products.length > 0) data.products = products;
+      else res.body = { status: false, errors: [], message: 'No products found.', data: { ...data, total_pages: 0, products } };
+    },
+  },
+  {
+    id: 'SHOP-PRICE-BOTH-BOUNDS',
+    iface: 'rest-v1-shop',
+    // The price meta query is added only when both bounds are sent: price_from or price_to alone is ignored.
+    before(req) {
+      if (req.endpoint !== '/products' || sent(req, 'price_from') === sent(req, 'price_to')) return;
+      for (const name of ['price_from', 'price_to']) ignoreParam(req, name);
+    },
+  },
+  {
+    id: 'SHOP-ORDERS-START-PAGED',
+    iface: 'rest-v1-shop',
+    // start and limit mapped to a page number (paged = floor(start / limit) + 1): a start that is not a
+    // multiple of limit is rounded down to one.
+    before(req) {
+      if (req.endpoint !== '/orders') return;
+      const start = Number(req.query.start);
+      const limit = Number(req.query.limit);
+      if (Number.isInteger(start) && Number.isInteger(limit) && start > 0 && limit > 0)
+        req.query.start = String(Math.floor(start / limit) * limit);
     },
   },
 ];

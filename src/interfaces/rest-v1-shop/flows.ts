@@ -46,9 +46,12 @@ export function newAccountForm(ctx: Ctx): Omit<Account, 'token'> {
   };
 }
 
-/** POST /auth/register with a fresh account; fails the check unless a token comes back. */
-export async function register(ctx: Ctx): Promise<{ account: Account; ex: Exchange; body: Envelope }> {
-  const form = newAccountForm(ctx);
+/** POST /auth/register with a fresh account (`names` over the default first and last name); fails the check unless a token comes back. */
+export async function register(
+  ctx: Ctx,
+  names: Partial<Pick<Account, 'first_name' | 'last_name'>> = {},
+): Promise<{ account: Account; ex: Exchange; body: Envelope }> {
+  const form = { ...newAccountForm(ctx), ...names };
   const ex = await call(ctx, 'POST', '/auth/register', { form: { ...form } });
   const body = envelope(ctx, ex, 'register');
   ctx.expect(

@@ -186,6 +186,30 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // A search runs over the whole catalog, not over one page of it: a product of a later page, found by a
+      // word no page-1 name holds, so a search that only filters the catalog page it was asked for finds nothing.
+      id: 'SHOP-PROD-07',
+      title: 'search by a word of a product name beyond page 1 finds that product',
+      needs: ['page1', 'allProducts'],
+      run: async (ctx: C) => {
+        const firstPage = ctx.state.page1!.products;
+        const onFirst = new Set(firstPage.map((p) => p.id));
+        const firstWords = firstPage.map((p) => p.name.toLowerCase()).join(' ');
+        const pick = ctx.state
+          .allProducts!.filter((p) => !onFirst.has(p.id))
+          .flatMap((p) => p.name.split(/[^A-Za-z0-9]+/).map((w) => ({ w, p })))
+          .filter((x) => x.w.length >= 3 && !firstWords.includes(x.w.toLowerCase()))
+          .sort((a, b) => b.w.length - a.w.length || a.p.id - b.p.id)[0];
+        if (!pick) ctx.skip('no product beyond page 1 has a name word of 3 or more letters that page 1 does not hold');
+        const { products, last } = await allOf(ctx, { search: pick.w });
+        ctx.expect(
+          products.some((p) => p.id === pick.p.id),
+          `search=${pick.w} does not list product ${pick.p.id} ("${pick.p.name}"), which the unfiltered listing shows beyond page 1`,
+          last,
+        );
+      },
+    },
+    {
       id: 'SHOP-PROD-08',
       title: 'categories=<slug> lists products of a category, none for an unknown slug',
       needs: ['allIds'],
@@ -294,6 +318,29 @@ export const catalogArea: AreaSpec<CatalogState> = {
           `price_from=${wholeFrom}&price_to=${wholeTo} (whole amounts around every listed price) lists no product`,
           whole.last,
         );
+        // Each bound alone is a filter too (both are optional query fields): price_from=hi lists nothing cheaper,
+        // price_to=lo nothing dearer. A target that filters only when both are sent lists the whole catalog.
+        for (const [name, bound, outside] of [
+          ['price_from', hi, (n: number) => n < hi - 0.005],
+          ['price_to', lo, (n: number) => n > lo + 0.005],
+        ] as const) {
+          const one = await allOf(ctx, { [name]: bound.toFixed(2) });
+          const inside = prices.filter((n) => !outside(n) && Math.abs(n - bound) > 0.005).length;
+          ctx.expect(
+            one.products.length > 0 || inside === 0,
+            `${name}=${bound.toFixed(2)} alone lists no product although ${inside} listed price(s) lie strictly on its side`,
+            one.last,
+          );
+          const wrong = one.products.filter((p) => {
+            const n = num(p.price);
+            return n !== undefined && outside(n);
+          });
+          ctx.expect(
+            wrong.length === 0,
+            `${name}=${bound.toFixed(2)} alone lists ${wrong.map((p) => `${p.id} at ${p.price}`).join(', ')}`,
+            one.last,
+          );
+        }
       },
     },
     {

@@ -332,7 +332,8 @@ export const ordersArea: AreaSpec<OrderState> = {
     {
       // Found by mutation testing: a GET /orders that ignored start and limit survived the suite.
       id: 'SHOP-ORD-08',
-      title: 'GET /orders with limit=1 lists the first order only; with start=1, every order but the first',
+      title:
+        'GET /orders with limit=1 lists the first order only; with start=1, every order but the first; start=1&limit=2 the next two',
       needs: ['mine'],
       run: async (ctx: C) => {
         const token = ctx.state.account!.token;
@@ -362,6 +363,15 @@ export const ordersArea: AreaSpec<OrderState> = {
           `GET /orders?start=1 lists [${rest.ids.join(', ')}]; the unpaged list without its first order is [${all.ids.slice(1).join(', ')}]`,
           all.ex,
           rest.ex,
+        );
+        // Both at once, start not a multiple of limit: start is an offset, not a page (a target that turns the two
+        // into a page number lists the first order again).
+        const window = await ids({ start: '1', limit: '2' });
+        ctx.expect(
+          JSON.stringify(window.ids) === JSON.stringify(all.ids.slice(1, 3)),
+          `GET /orders?start=1&limit=2 lists [${window.ids.join(', ')}]; orders 2 and 3 of the unpaged list are [${all.ids.slice(1, 3).join(', ')}]`,
+          all.ex,
+          window.ex,
         );
       },
     },
