@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { commissionJson, type Row } from '../network/records.js';
 import { bodyField, type Fault, type FaultRequest, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -51,6 +52,62 @@ function leadingDigits(query: Record<string, unknown>, field: string): void {
   const v = query[field];
   const m = typeof v === 'string' ? /^\s*(\d+)\D/.exec(v) : null;
   if (m) query[field] = m[1];
+}
+
+/**
+ * Join_net checks that the asked side is free, then places through the helper register uses
+ * without a position, which takes the parent's first free side: "right" lands left while left is free.
+ */
+function joinFirstFreeSide(req: FaultRequest, ctx: AppContext): void {
+  const parent = bodyField(req.raw.body, 'parent_name');
+  const position = bodyField(req.raw.body, 'position');
+  if (typeof parent.value !== 'string' || typeof position.value !== 'string') return;
+  const asked = position.value.trim().toLowerCase();
+  if (asked !== 'right') return;
+  const node = ctx.db.prepare('SELECT user_key FROM net_net_users WHERE user_name = ?').get(parent.value.trim()) as
+    | { user_key: string }
+    | undefined;
+  const childAt = ctx.db.prepare('SELECT 1 FROM net_net_users WHERE parent_key = ? AND position = ?');
+  if (node && !childAt.get(node.user_key, 'right') && !childAt.get(node.user_key, 'left')) position.set('left');
+}
+
+/** Whether a query parameter was sent with a value. */
+const sent = (query: Record<string, unknown>, field: string): boolean => query[field] !== undefined && query[field] !== '';
+
+/** A MySQL INT column in non-strict mode: a larger integer is stored as the column's maximum. */
+const INT_MAX = 2147483647;
+
+/**
+ * WordPress's sanitize_text_field, as a register handler applies it to every field, password included
+ * (login verifies the password as sent): tags stripped, whitespace runs folded, ends trimmed, and
+ * percent-encoded octets removed.
+ */
+function sanitizeTextField(v: string): string {
+  let out = v
+    .replace(/<[^>]*>/g, '')
+    .replace(/[\r\n\t ]+/g, ' ')
+    .trim();
+  for (let before = ''; before !== out; ) {
+    before = out;
+    out = out.replace(/%[a-f0-9]{2}/gi, '');
+  }
+  return out;
+}
+
+/**
+ * payout_details reading the commissions by the payout row's primary key (id) where payout_id was
+ * meant: the two coincide for a member's first payout row only when no one else's row came before.
+ */
+function commissionsByRowId(body: Record<string, unknown>, payoutId: unknown, ctx: AppContext): void {
+  const key = body.user_key;
+  const row = ctx.db.prepare('SELECT id FROM net_payouts WHERE user_key = ? AND payout_id = ?').get(key, Number(payoutId)) as
+    | { id: number }
+    | undefined;
+  if (!row) return;
+  for (const table of ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission'])
+    body[table] = (
+      ctx.db.prepare(`SELECT * FROM net_${table} WHERE user_key = ? AND payout_id = ? ORDER BY id`).all(key, row.id) as Row[]
+    ).map(commissionJson);
 }
 
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
@@ -192,6 +249,53 @@ export const networkFaults: Fault[] = [
     before(req) {
       if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') leadingDigits(req.query, 'user_id');
       else if (req.endpoint === '/payout_details') leadingDigits(req.query, 'payout_id');
+    },
+  },
+  {
+    id: 'NET-PAGING-NEEDS-BOTH',
+    iface: 'rest-v1-network',
+    // `LIMIT start, limit` appended only when both are sent: start alone, or limit alone, is ignored.
+    before(req) {
+      if (LISTS.includes(req.endpoint) && sent(req.query, 'start') !== sent(req.query, 'limit')) {
+        delete req.query.start;
+        delete req.query.limit;
+      }
+    },
+  },
+  {
+    id: 'NET-BANK-ACCOUNT-INT32',
+    iface: 'rest-v1-network',
+    // account_number ("integer" in the table) kept in an INT column: 12 digits are stored as 2147483647.
+    before(req) {
+      if (req.endpoint !== '/bank_details_save') return;
+      const field = bodyField(req.raw.body, 'account_number');
+      const v = field.value;
+      if ((typeof v === 'string' || typeof v === 'number') && /^\d+$/.test(String(v).trim()) && Number(v) > INT_MAX)
+        field.set(String(INT_MAX));
+    },
+  },
+  {
+    id: 'NET-PAYOUT-ROW-ID',
+    iface: 'rest-v1-network',
+    after(res, req, ctx) {
+      if (req.endpoint === '/payout_details' && isObject(res.body) && res.body.status === true)
+        commissionsByRowId(res.body, req.query.payout_id, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-PASSWORD-SANITIZED',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint !== '/auth/register') return;
+      const field = bodyField(req.raw.body, 'password');
+      if (typeof field.value === 'string') field.set(sanitizeTextField(field.value));
+    },
+  },
+  {
+    id: 'NET-JOIN-FIRST-FREE-SIDE',
+    iface: 'rest-v1-network',
+    before(req, ctx) {
+      if (/^\/join_net$/i.test(req.endpoint)) joinFirstFreeSide(req, ctx);
     },
   },
 ];

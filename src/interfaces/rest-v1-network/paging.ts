@@ -13,11 +13,16 @@ export function pagingChecks<S>(
   list: { id: string; path: string; key: string },
   token: (ctx: CheckContext<S>) => string | undefined,
 ): CheckSpec<S>[] {
+  /** The path with the query as sent, for messages. */
+  const shown = (query?: { start?: number; limit?: number }) => {
+    const sent = Object.entries(query ?? {}).map(([k, v]) => `${k}=${v}`);
+    return `${list.path}${sent.length > 0 ? `?${sent.join('&')}` : ''}`;
+  };
   const page = async (ctx: CheckContext<S>, query?: { start?: number; limit?: number }) => {
     const t = token(ctx);
     if (!t) ctx.skip('no token of SFC_NET_USERNAME (its login failed or is not configured)');
     const call = await net(ctx).get(list.path, { token: t, ...(query ? { query } : {}) });
-    succeeded(ctx, call, `${list.path}${query ? `?start=${query.start ?? ''}&limit=${query.limit ?? ''}` : ''}`);
+    succeeded(ctx, call, shown(query));
     conforms(ctx, call, list.id);
     return { call, items: listOf(ctx, call, list.key) };
   };
@@ -38,16 +43,19 @@ export function pagingChecks<S>(
     },
     {
       id: 'NET-PAGE-02',
-      title: `${list.path}?limit=1 gives at most one item`,
+      title: `${list.path}?limit=1, with start=0 and alone, gives at most one item`,
       async run(ctx: CheckContext<S>) {
         await enough(ctx);
-        const { call, items } = await page(ctx, { start: 0, limit: 1 });
-        ctx.expect(items.length <= 1, `${list.path}?limit=1: expected at most 1 item, got ${items.length}`, call.ex);
+        // Each parameter is optional on its own: limit without start is a page too.
+        for (const query of [{ start: 0, limit: 1 }, { limit: 1 }]) {
+          const { call, items } = await page(ctx, query);
+          ctx.expect(items.length <= 1, `${shown(query)}: expected at most 1 item, got ${items.length}`, call.ex);
+        }
       },
     },
     {
       id: 'NET-PAGE-03',
-      title: `${list.path}?start=1&limit=1 gives the second item of start=0&limit=2`,
+      title: `${list.path}?start=1&limit=1 gives the second item of start=0&limit=2, and start=1 alone begins with it`,
       async run(ctx: CheckContext<S>) {
         const two = await page(ctx, { start: 0, limit: 2 });
         if (two.items.length < 2) ctx.skip(`${list.path} holds fewer than 2 items for SFC_NET_USERNAME; cannot see an offset`);
@@ -57,6 +65,14 @@ export function pagingChecks<S>(
           `expected start=1&limit=1 to give ${ident(two.items[1])}, got ${second.items.map(ident).join(', ') || 'nothing'}`,
           two.call.ex,
           second.call.ex,
+        );
+        // start without limit: the page size is not shown (NS-NET-07), where the page begins is.
+        const rest = await page(ctx, { start: 1 });
+        ctx.expect(
+          rest.items.length > 0 && ident(rest.items[0]) === ident(two.items[1]),
+          `expected start=1 (no limit) to begin with ${ident(two.items[1])}, got ${rest.items.map(ident).join(', ') || 'nothing'}`,
+          two.call.ex,
+          rest.call.ex,
         );
       },
     },

@@ -17,10 +17,13 @@ const FIELDS = ['account_holder_name', 'account_number', 'bank_name', 'branch', 
 
 function bankForm(label: string): Form {
   // Integers where the document says integer, derived from the run-unique label (no clock, no randomness).
-  const digits = String(createHash('sha256').update(label).digest().readUInt32BE(0) % 1_000_000_000).padStart(9, '1');
+  const hash = createHash('sha256').update(label).digest();
+  const digits = String(hash.readUInt32BE(0) % 1_000_000_000).padStart(9, '1');
+  // 12 digits, as real account numbers run: past a 32-bit integer, so a column too narrow shows.
+  const account = `${digits}${String(hash.readUInt16BE(4) % 1000).padStart(3, '0')}`;
   return {
     account_holder_name: `Holder ${label}`,
-    account_number: digits,
+    account_number: account,
     bank_name: `Bank ${label}`,
     branch: 'Main',
     ifsc_code: 'SFCB0001234',
@@ -96,7 +99,7 @@ export const bankDetailsArea: AreaSpec<BankState> = {
     },
     {
       id: 'NET-BANK-04',
-      title: 'the saved bank details read back through bank_details',
+      title: 'the saved bank details (a 12-digit account number) read back through bank_details',
       needs: ['account', 'saved'],
       async run(ctx: Ctx) {
         const sent = ctx.state.saved as Form;
@@ -113,7 +116,8 @@ export const bankDetailsArea: AreaSpec<BankState> = {
     },
     {
       id: 'NET-BANK-04',
-      title: 'a second save with other details reads back too (the record replaced, or a record added)',
+      title:
+        'a second save with other details (a 12-digit account number) reads back too (the record replaced, or a record added)',
       needs: ['account', 'saved'],
       async run(ctx: Ctx) {
         // A save answered with status true is a save: changed details must show, whether the target

@@ -12,6 +12,7 @@ import {
   succeeded,
 } from '../expect.js';
 import { type Account, anchorAccount, register, registerForm } from '../provision.js';
+import { childAt, type TreeNode, toNode } from '../tree.js';
 
 /**
  * Join_net: an account registered without a place in the binary tree (AMB-NET-03: the register
@@ -22,6 +23,7 @@ interface JoinState {
   anchor: Account;
   /** A registered account not yet placed, or undefined when the target places everyone at register. */
   unplaced: Account;
+  /** The accepted Join_net of `unplaced` at the anchor's right (the anchor's left still free). */
   joined: Call;
   /** NET-JOIN-04's refusal at a taken position, read by NET-REG-14. */
   taken: Call;
@@ -92,27 +94,54 @@ export const joinArea: AreaSpec<JoinState> = {
     },
     {
       id: 'NET-JOIN-01',
-      title: "an account registered without a place joins at the anchor's left: status true",
+      title: "an account registered without a place joins at the anchor's right (its left free): status true",
       needs: ['anchor'],
       async run(ctx: Ctx) {
         const u = ctx.state.unplaced ?? (await unplacedAccount(ctx));
         if (!u) ctx.skip('no account without a place in the tree can be made through this target (see the AMB-NET-03 choice)');
         ctx.state.unplaced = u;
-        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'left' };
+        // Right while left is free: a target that places at the first free side shows it (NET-JOIN-05).
+        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'right' };
         const call = await join(ctx, u.token, form);
-        succeeded(ctx, call, `Join_net under ${anchor(ctx).username} (left)`);
+        succeeded(ctx, call, `Join_net under ${anchor(ctx).username} (right)`);
         conforms(ctx, call, 'join-net');
         ctx.state.joined = call;
       },
     },
     {
+      id: 'NET-JOIN-05',
+      title: "the account joined at the anchor's right sits there in the anchor's tree, and not at its left",
+      needs: ['anchor', 'unplaced', 'joined'],
+      async run(ctx: Ctx) {
+        const u = ctx.state.unplaced as Account;
+        const joined = ctx.state.joined as Call;
+        if (joined.body.status !== true) ctx.skip('Join_net was not accepted (NET-JOIN-01)');
+        const tree = await net(ctx).get('/user_geneology', { token: anchor(ctx).token });
+        succeeded(ctx, tree, `user_geneology of ${anchor(ctx).username}`);
+        const root = toNode(tree.body.geneology_data);
+        if (!root) ctx.fail(`user_geneology: expected geneology_data, got ${described(tree)}`, tree.ex);
+        // Named as NET-GEN-03 names a member: its username, or the user_key a join answer may carry.
+        const key = isObject(joined.body.net_user) ? joined.body.net_user.user_key : undefined;
+        const isU = (n: TreeNode | undefined) => n !== undefined && (n.name === u.username || n.userKey === key);
+        const right = childAt(root, 'right');
+        ctx.expect(
+          isU(right) && !isU(childAt(root, 'left')),
+          `Join_net of ${u.username} under ${anchor(ctx).username} at right: the tree shows ${JSON.stringify(
+            root.children.map((c) => ({ name: c.name, position: c.position })),
+          )}`,
+          joined.ex,
+          tree.ex,
+        );
+      },
+    },
+    {
       id: 'NET-JOIN-04',
-      title: "a second unplaced account joining at the anchor's left, now taken: refused",
+      title: "a second unplaced account joining at the anchor's right, now taken: refused",
       needs: ['anchor', 'joined'],
       async run(ctx: Ctx) {
         const v = await unplacedAccount(ctx);
         if (!v) ctx.skip('no second account without a place in the tree could be made');
-        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'left' };
+        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'right' };
         const call = await join(ctx, v.token, form);
         ctx.state.taken = call;
         refused(ctx, call, 'Join_net at a taken position');

@@ -185,7 +185,9 @@ export const registrationArea: AreaSpec<TreeState> = {
       title: "register C at A's right, then a third child under A: refused",
       needs: ['b'],
       async run(ctx: Ctx) {
-        const c = await register(ctx, underA(ctx, 'right'));
+        // C's password holds a tag, a percent-encoded octet and a run of spaces: NET-AUTH-01 logs in with it.
+        const password = `${ctx.names.password()} <i>%41</i>  &"q"`;
+        const c = await register(ctx, underA(ctx, 'right', { password }));
         if (!c.account) ctx.skip(`could not register C at A's right: ${described(c.call)}`);
         ctx.state.c = c.account;
         for (const side of ['left', 'right']) {
@@ -193,6 +195,20 @@ export const registrationArea: AreaSpec<TreeState> = {
           placementRefused(ctx, `register a third child under A (${side})`, call);
           refused(ctx, call, `register a third child under A (${side})`);
         }
+      },
+    },
+    {
+      id: 'NET-AUTH-01',
+      title: 'C logs in with the username and password it registered with (a password holding <i>, %41 and two spaces)',
+      needs: ['c'],
+      async run(ctx: Ctx) {
+        // Login is the only way back into an account: what register stored must be what login verifies.
+        const c = ctx.state.c as Account;
+        const call = await net(ctx).login(c.username, c.password);
+        succeeded(ctx, call, `login as ${c.username} with the password sent at register (${JSON.stringify(c.password)})`);
+        conforms(ctx, call, 'auth-login');
+        const login = isObject(call.body.user) ? call.body.user.user_login : undefined;
+        ctx.expect(login === c.username, `login as ${c.username}: user.user_login is ${JSON.stringify(login)}`, call.ex);
       },
     },
     {
