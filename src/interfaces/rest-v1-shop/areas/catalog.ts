@@ -51,6 +51,29 @@ async function allOf(ctx: C, params: Record<string, string | number>): Promise<{
   return { products, last: last! };
 }
 
+/**
+ * Listed products that do not hold `word`. The summary has no description, and a target may match
+ * content or codes too, so a product whose name and sku lack the word is a stray only when its detail
+ * (read as text) lacks it as well. At most five are looked up.
+ */
+async function strays(
+  ctx: C,
+  products: ProductSummary[],
+  word: string,
+): Promise<{ strays: ProductSummary[]; evidence: Exchange[] }> {
+  const w = word.toLowerCase();
+  const out: ProductSummary[] = [];
+  const evidence: Exchange[] = [];
+  for (const p of products.filter((q) => !`${q.name} ${q.sku ?? ''}`.toLowerCase().includes(w)).slice(0, 5)) {
+    const ex = await getProduct(ctx, p.id, { known: true });
+    if (!(ex.response?.body ?? '').toLowerCase().includes(w)) {
+      out.push(p);
+      evidence.push(ex);
+    }
+  }
+  return { strays: out, evidence };
+}
+
 function expectSubset(ctx: C, ids: number[], all: number[], what: string, ex: Exchange): void {
   const extra = ids.filter((id) => !all.includes(id));
   ctx.expect(extra.length === 0, `${what} lists product ids the unfiltered listing lacks: ${extra.join(', ')}`, ex);
@@ -169,7 +192,7 @@ export const catalogArea: AreaSpec<CatalogState> = {
     },
     {
       id: 'SHOP-PROD-07',
-      title: 'search by a word of a product name finds that product',
+      title: 'search by a word of a product name finds that product, and lists no product without the word',
       needs: ['page1'],
       run: async (ctx: C) => {
         const words = ctx.state.page1!.products.flatMap((p) =>
@@ -182,6 +205,16 @@ export const catalogArea: AreaSpec<CatalogState> = {
           products.some((p) => p.id === pick.p.id),
           `search=${pick.w} does not list product ${pick.p.id} ("${pick.p.name}")`,
           last,
+        );
+        // "lists the products whose name holds the keywords": the others are not listed either.
+        const found = await strays(ctx, products, pick.w);
+        ctx.expect(
+          found.strays.length === 0,
+          `search=${pick.w} lists products that do not hold it in their name, sku or detail: ${found.strays
+            .map((p) => `${p.id} ("${p.name}")`)
+            .join(', ')}`,
+          last,
+          ...found.evidence,
         );
       },
     },
