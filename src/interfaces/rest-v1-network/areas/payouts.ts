@@ -48,9 +48,10 @@ export const payoutsArea: AreaSpec<PayoutState> = {
         ctx.state.root = await rootAccount(ctx);
         const call = await net(ctx).get('/payout_list', { token: ctx.state.root.token });
         succeeded(ctx, call, 'payout_list');
-        conforms(ctx, call, 'payout-list');
+        // Kept before the schema, so that NET-TYPE-01/03 judge a list with a mistyped field instead of skipping.
         ctx.state.list = call;
         ctx.state.payouts = listOf(ctx, call, 'payout');
+        conforms(ctx, call, 'payout-list');
       },
     },
     ...pagingChecks<PayoutState>({ id: 'payout-list', path: '/payout_list', key: 'payout' }, (ctx) => ctx.state.root?.token),
