@@ -86,11 +86,12 @@ export const authArea: AreaSpec<AuthState> = {
         // first_name and last_name are strings with no stated alphabet: non-ASCII letters, so a target that
         // stores them sanitized (accents removed, bytes mangled) is seen when login answers them (SHOP-AUTH-03).
         const names = { first_name: 'Zoë', last_name: `${ctx.names.label('last')}-Ødegård-Müller` };
-        const { account, body, ex } = await register(ctx, names);
-        ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing', ex);
-        ctx.state.registerEx = ex;
-        ctx.state.account = account;
-        ctx.state.registerBody = body;
+        await register(ctx, names, ({ account, body, ex }) => {
+          ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing', ex);
+          ctx.state.registerEx = ex;
+          ctx.state.account = account;
+          ctx.state.registerBody = body;
+        });
       },
     },
     {
@@ -155,7 +156,7 @@ export const authArea: AreaSpec<AuthState> = {
       run: async (ctx: C) => {
         const a = ctx.state.account!;
         const ex = await login(ctx, a.username, a.password);
-        const body = envelope(ctx, ex, 'login');
+        const body = bareEnvelope(ctx, ex);
         ctx.expect(
           body.status === true,
           `login with the registered credentials: expected status true, got ${String(body.status)}: "${body.message}"`,
@@ -166,6 +167,8 @@ export const authArea: AreaSpec<AuthState> = {
         ctx.state.loginBody = body;
         ctx.state.loginEx = ex;
         ctx.state.loginToken = token;
+        // The full schema last, so that SHOP-AUTH-03 still judges a user record with a mistyped field.
+        envelope(ctx, ex, 'login');
       },
     },
     {

@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { call, type Envelope, envelope, errorsObject, expectFieldError } from '../client.js';
+import { bareEnvelope, call, type Envelope, envelope, errorsObject, expectFieldError } from '../client.js';
 import {
   type Account,
   addPurchasable,
@@ -216,14 +216,19 @@ export const ordersArea: AreaSpec<OrderState> = {
       title: 'GET /orders: data {orders, currency}',
       needs: ['createBody'],
       run: async (ctx: C) => {
-        const { ex, body } = await listOrders(ctx, ctx.state.account!.token);
+        const ex = await call(ctx, 'GET', '/orders', { token: ctx.state.account!.token });
+        const body = bareEnvelope(ctx, ex);
         ctx.expect(
           body.status === true,
           `GET /orders after an order: expected status true, got ${String(body.status)}: "${body.message}"`,
           ex,
         );
-        ctx.state.orders = (body.data as { orders: OrderSummary[] }).orders;
+        const orders = (body.data as { orders?: unknown } | undefined)?.orders;
+        ctx.expect(Array.isArray(orders), 'GET /orders: data.orders is not a list', ex);
+        ctx.state.orders = orders as OrderSummary[];
         ctx.state.ordersEx = ex;
+        // The schema last, so that SHOP-ORD-04 still judges an order summary with a mistyped field.
+        envelope(ctx, ex, 'orders');
       },
     },
     {
