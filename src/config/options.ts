@@ -159,6 +159,11 @@ export const DATA_KEYS: { key: string; help: string; reference: string; form?: R
   },
   { key: 'SFC_GQL_PASSWORD', help: 'document 3: its password', reference: 'Customer-pass-2024' },
   { key: 'SFC_GQL_PRODUCT_ID', help: 'document 3: a product addable to the cart without options', reference: '40' },
+  {
+    key: 'SFC_GQL_SECOND_PRODUCT_ID',
+    help: 'document 3: a second product, other than SFC_GQL_PRODUCT_ID, addable to the cart without options (carts of two lines)',
+    reference: '43',
+  },
   { key: 'SFC_GQL_COUPON', help: 'document 3: a valid coupon code', reference: '2222' },
   {
     key: 'SFC_GQL_COUPON_OFF',

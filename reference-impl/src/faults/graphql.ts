@@ -1,4 +1,6 @@
 import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql';
+import type { AppContext } from '../context.js';
+import { cartSummary } from '../graphql/totals.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -38,6 +40,23 @@ function cartIdOf(v: unknown): number | undefined {
 
 /** updateCartProduct requests whose quantity equalled the line's, seen by `before` for `after`. */
 const unchangedUpdates = new WeakSet<object>();
+
+/** The customer of the request's bearer token, as the handler will authenticate it; undefined without one. */
+async function bearerCustomer(req: FaultRequest, ctx: AppContext): Promise<number | undefined> {
+  const header = req.raw.headers.authorization;
+  const token = typeof header === 'string' ? /^\s*Bearer\s+(\S+)/i.exec(header)?.[1] : undefined;
+  const payload = token ? await ctx.tokens.verify(token, 'graphql') : null;
+  const id = payload ? Number(payload.sub) : Number.NaN;
+  return Number.isInteger(id) && id > 0 ? id : undefined;
+}
+
+/** Whether the answer carries no error (a fault acts only on operations the handler carried out). */
+const clean = (res: FaultResponse) => isObject(res.body) && !(Array.isArray(res.body.errors) && res.body.errors.length > 0);
+
+/** emptyCart requests -> the cart rows after the first line, to put back once the handler emptied the cart. */
+const keptLines = new WeakMap<object, Record<string, unknown>[]>();
+/** addProductToCart requests -> the customer whose summary is answered. */
+const summaryCustomer = new WeakMap<object, number>();
 
 const has = (req: FaultRequest, field: string) => new RegExp(`\\b${field}\\b`).test(req.endpoint);
 const CART_FIELDS = ['addProductToCart', 'addCoupon'];
@@ -302,6 +321,76 @@ export const graphqlFaults: Fault[] = [
       ctx.db
         .prepare('DELETE FROM gql_cart_coupon WHERE customer_id = (SELECT customer_id FROM gql_cart WHERE cart_id = ?)')
         .run(cartId);
+    },
+  },
+  {
+    id: 'GQL-EMPTY-FIRST-LINE',
+    iface: 'graphql',
+    // emptyCart meant to loop over the cart's keys but returns after the first cart->remove(): the
+    // first line (and the applied coupon) go, every other line stays. A one-line cart empties fine.
+    async before(req, ctx) {
+      if (!has(req, 'emptyCart')) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me === undefined) return;
+      const rows = ctx.db.prepare('SELECT * FROM gql_cart WHERE customer_id = ? ORDER BY cart_id').all(me) as Record<
+        string,
+        unknown
+      >[];
+      keptLines.set(req.raw, rows.slice(1));
+    },
+    after(res, req, ctx) {
+      const rows = keptLines.get(req.raw);
+      if (!rows || rows.length === 0 || !clean(res)) return;
+      const put = ctx.db.prepare(
+        'INSERT OR IGNORE INTO gql_cart (cart_id, customer_id, product_id, recurring_id, options, quantity, date_added) VALUES (@cart_id, @customer_id, @product_id, @recurring_id, @options, @quantity, @date_added)',
+      );
+      for (const row of rows) put.run(row);
+    },
+  },
+  {
+    id: 'GQL-UPDATE-FIRST-LINE',
+    iface: 'graphql',
+    // updateCartProduct finds the line through the customer's cart (cart->getProducts()[0], a
+    // leftover of a one-product test) instead of the cart_id sent: the cart's first line gets the
+    // new quantity and the line named keeps its own. Another customer's cart_id stays refused.
+    before(req, ctx) {
+      const v = variables(req);
+      const cartId = cartIdOf(v?.cart_id);
+      if (!has(req, 'updateCartProduct') || !v || cartId === undefined) return;
+      const first = ctx.db
+        .prepare(
+          'SELECT MIN(cart_id) AS id FROM gql_cart WHERE customer_id = (SELECT customer_id FROM gql_cart WHERE cart_id = ?)',
+        )
+        .get(cartId) as { id: number | null } | undefined;
+      if (first?.id != null && first.id !== cartId) v.cart_id = String(first.id);
+    },
+  },
+  {
+    id: 'GQL-SUBTOTAL-FIRST-LINE',
+    iface: 'graphql',
+    // The cart summary's subtotal is the first line's total ($products[0]['total'] where a sum was
+    // meant), and total follows from it (subtotal + coupon_discount + tax); the lines themselves and
+    // addCoupon's result are right. A one-line cart shows nothing.
+    async before(req, ctx) {
+      if (!has(req, 'addProductToCart')) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me !== undefined) summaryCustomer.set(req.raw, me);
+    },
+    after(res, req, ctx) {
+      const me = summaryCustomer.get(req.raw);
+      const r = result(res, 'addProductToCart');
+      if (me === undefined || !r || !clean(res)) return;
+      const items = cartSummary(ctx.db, me).items as Record<string, unknown>[];
+      const first = items[0]?.total;
+      if (items.length < 2 || typeof first !== 'number') return;
+      const cents = (v: unknown) => (typeof v === 'number' ? Math.round(v * 100) : 0);
+      const total = (Math.round(first * 100) + cents(r.coupon_discount) + cents(r.tax)) / 100;
+      if ('subtotal' in r) r.subtotal = first;
+      if ('total' in r) r.total = total;
+      if (Array.isArray(r.totals))
+        for (const t of r.totals)
+          if (isObject(t) && t.title === 'Sub-Total') t.value = first;
+          else if (isObject(t) && t.title === 'Total') t.value = total;
     },
   },
 ];

@@ -171,6 +171,23 @@ export function productId(ctx: Ctx): string {
   return ctx.data('SFC_GQL_PRODUCT_ID') ?? ctx.skip('SFC_GQL_PRODUCT_ID is not set: no product to add to the cart');
 }
 
+/** SFC_GQL_SECOND_PRODUCT_ID when set and other than SFC_GQL_PRODUCT_ID; undefined otherwise. */
+export function secondProduct(ctx: Ctx): string | undefined {
+  const second = ctx.data('SFC_GQL_SECOND_PRODUCT_ID')?.trim();
+  return second && second !== ctx.data('SFC_GQL_PRODUCT_ID')?.trim() ? second : undefined;
+}
+
+/** SFC_GQL_SECOND_PRODUCT_ID, or skip: the checks of carts of two lines. */
+export function secondProductId(ctx: Ctx): string {
+  const second = secondProduct(ctx);
+  if (second) return second;
+  return ctx.skip(
+    ctx.data('SFC_GQL_SECOND_PRODUCT_ID')?.trim()
+      ? 'SFC_GQL_SECOND_PRODUCT_ID names the same product as SFC_GQL_PRODUCT_ID: no cart of two lines'
+      : 'SFC_GQL_SECOND_PRODUCT_ID is not set: no second product for a cart of two lines',
+  );
+}
+
 // ---- accounts ---------------------------------------------------------------------------------
 
 export interface Account {

@@ -4,24 +4,25 @@ import { addToCart, answerRefusal, type Ctx, cartLines, emptyCart, num, op, reco
 
 /**
  * The cart of one customer as the model sees it ("1. What the service does": add, change a
- * quantity, remove a line, apply a coupon, empty). One product (SFC_GQL_PRODUCT_ID) and one valid
- * coupon (SFC_GQL_COUPON) are all the data contract offers; the document gives no coupon amount, so
- * what the coupon takes off is the target's data too (SFC_GQL_COUPON_OFF), and without it only the
- * sign and bound of coupon_discount are judged.
+ * quantity, remove a line, apply a coupon, empty). One or two products (SFC_GQL_PRODUCT_ID,
+ * SFC_GQL_SECOND_PRODUCT_ID) and one valid coupon (SFC_GQL_COUPON) are all the data contract
+ * offers; the document gives no coupon amount, so what the coupon takes off is the target's data
+ * too (SFC_GQL_COUPON_OFF), and without it only the sign and bound of coupon_discount are judged.
  */
 export interface CartModel {
-  /** The product's lines by cart_id, in the order the target listed them. */
-  lines: { cartId: string; quantity: number }[];
+  /** The lines by cart_id, in the order the target listed them. */
+  lines: { cartId: string; product: string; quantity: number }[];
   /** Whether the coupon is on the cart; `unknown` where the document leaves it open (after emptyCart). */
   coupon: 'none' | 'applied' | 'unknown';
-  /** Unit price, learned from the first summary and held fixed afterwards. */
-  price?: number;
+  /** Unit price of each product, learned from the first summary holding it and held fixed afterwards. */
+  prices: Record<string, number>;
 }
 
 export interface CartReal {
   ctx: Ctx;
   token: string;
-  product: string;
+  /** SFC_GQL_PRODUCT_ID, and SFC_GQL_SECOND_PRODUCT_ID when set: a cart of two lines. */
+  products: string[];
   coupon?: string;
   /** What the coupon takes off (SFC_GQL_COUPON_OFF); unknown: sign and bound only. */
   couponOff?: CouponOff;
@@ -51,6 +52,17 @@ export function couponDue(off: CouponOff, subtotal: number): { due: number; slac
 const CENT = 0.005;
 
 const total = (m: CartModel) => m.lines.reduce((s, l) => s + l.quantity, 0);
+/** The subtotal the model expects (sum of price x quantity); undefined while a price is unknown. */
+function subtotalOf(m: CartModel): number | undefined {
+  let sum = 0;
+  for (const l of m.lines) {
+    const price = m.prices[l.product];
+    if (price === undefined) return undefined;
+    sum += price * l.quantity;
+  }
+  return sum;
+}
+const linesOf = (m: CartModel) => short(m.lines.map((l) => `${l.quantity} x ${l.product} (${l.cartId})`));
 const lastTrail = (r: CartReal) => r.trail.slice(-3).map((t) => t.exchange);
 
 function fail(r: CartReal, message: string, res: GraphQLResult): never {
@@ -59,10 +71,13 @@ function fail(r: CartReal, message: string, res: GraphQLResult): never {
 
 /**
  * Judges the money of a summary (addProductToCart) or coupon result (addCoupon) against the
- * model: subtotal = price x quantity, coupon_code / coupon_discount as the coupon state says, and
- * total = subtotal + coupon_discount + tax. Resolves an `unknown` coupon state from what it sees.
+ * model: subtotal = sum of price x quantity over the lines, coupon_code / coupon_discount as the
+ * coupon state says, and total = subtotal + coupon_discount + tax. Resolves an `unknown` coupon
+ * state from what it sees.
  */
-function checkMoney(m: CartModel, r: CartReal, res: GraphQLResult, field: string, quantity: number): void {
+function checkMoney(m: CartModel, r: CartReal, res: GraphQLResult, field: string): void {
+  const quantity = total(m);
+  const want = subtotalOf(m);
   const s = record(res.data?.[field]);
   if (!s) fail(r, `${field}: expected an object, got ${short(res.data?.[field])}`, res);
   const subtotal = num(s.subtotal);
@@ -71,10 +86,10 @@ function checkMoney(m: CartModel, r: CartReal, res: GraphQLResult, field: string
   const tax = num(s.tax) ?? 0;
   if (subtotal === undefined || tot === undefined)
     fail(r, `${field}: subtotal and total must be numbers, got ${short({ subtotal: s.subtotal, total: s.total })}`, res);
-  if (m.price !== undefined && Math.abs(subtotal - m.price * quantity) > CENT)
+  if (want !== undefined && Math.abs(subtotal - want) > CENT)
     fail(
       r,
-      `${field}: the model holds ${quantity} x ${m.price} = ${m.price * quantity}, the target says subtotal ${subtotal}`,
+      `${field}: the model holds ${linesOf(m)} at ${short(m.prices)}, subtotal ${want}; the target says subtotal ${subtotal}`,
       res,
     );
   const code = s.coupon_code;
@@ -100,36 +115,47 @@ function checkMoney(m: CartModel, r: CartReal, res: GraphQLResult, field: string
     fail(r, `${field}: expected total = subtotal + coupon_discount + tax = ${subtotal + discount + tax}, got ${tot}`, res);
 }
 
-/** Compares a cart summary with the model after adding `added`, and adopts the target's cart_ids. */
-function checkSummary(m: CartModel, r: CartReal, res: GraphQLResult, added: number): void {
+/** Compares a cart summary with the model after adding `added` of `product`, and adopts the target's cart_ids. */
+function checkSummary(m: CartModel, r: CartReal, res: GraphQLResult, product: string, added: number): void {
   const why = refusal(res, 'addProductToCart');
-  if (why) fail(r, `addProductToCart of ${added} (cart holds ${total(m)}) was refused: ${why}`, res);
+  if (why) fail(r, `addProductToCart of ${added} x ${product} (cart holds ${linesOf(m)}) was refused: ${why}`, res);
   const summary = res.data?.addProductToCart;
   const all = cartLines(summary);
-  const others = all.filter((l) => String(l.product_id) !== r.product);
+  const others = all.filter((l) => !r.products.includes(String(l.product_id)));
   if (others.length > 0) fail(r, `the cart holds lines of products never added: ${short(others.map((l) => l.product_id))}`, res);
-  const seen = all.map((l) => ({ cartId: String(l.cart_id), quantity: num(l.quantity) ?? Number.NaN }));
-  const want = total(m) + added;
-  const got = seen.reduce((s, l) => s + l.quantity, 0);
-  if (got !== want)
-    fail(
-      r,
-      `expected ${want} of product ${r.product} in the cart (model lines ${short(m.lines)} + ${added}), found ${short(seen)}`,
-      res,
-    );
-  // One line grew by `added` (the platform merges equal lines), or one new line of `added` appeared.
-  const before = new Map(m.lines.map((l) => [l.cartId, l.quantity]));
-  const changed = seen.filter((l) => before.get(l.cartId) !== l.quantity);
+  const seen = all.map((l) => ({
+    cartId: String(l.cart_id),
+    product: String(l.product_id),
+    quantity: num(l.quantity) ?? Number.NaN,
+  }));
+  // Each product's quantity: the model's, plus `added` of the product added.
+  for (const p of r.products) {
+    const want = m.lines.filter((l) => l.product === p).reduce((s, l) => s + l.quantity, 0) + (p === product ? added : 0);
+    const got = seen.filter((l) => l.product === p).reduce((s, l) => s + l.quantity, 0);
+    if (got !== want)
+      fail(
+        r,
+        `expected ${want} of product ${p} in the cart (model lines ${linesOf(m)} + ${added} x ${product}), found ${short(seen)}`,
+        res,
+      );
+  }
+  // One line of the product grew by `added` (the platform merges equal lines), or one new line of
+  // `added` appeared; every other line is as it was.
+  const before = new Map(m.lines.map((l) => [l.cartId, l]));
+  const changed = seen.filter((l) => before.get(l.cartId)?.quantity !== l.quantity);
   const gone = m.lines.filter((l) => !seen.some((x) => x.cartId === l.cartId));
+  const grown = changed[0];
   const ok =
     gone.length === 0 &&
     changed.length === 1 &&
-    changed[0] !== undefined &&
-    changed[0].quantity === (before.get(changed[0].cartId) ?? 0) + added;
+    grown !== undefined &&
+    grown.product === product &&
+    (before.get(grown.cartId)?.product ?? product) === product &&
+    grown.quantity === (before.get(grown.cartId)?.quantity ?? 0) + added;
   if (!ok)
     fail(
       r,
-      `after adding ${added}, expected one line to grow by ${added} or one new line; model ${short(m.lines)}, target ${short(seen)}`,
+      `after adding ${added} x ${product}, expected one line of it to grow by ${added} or one new line, the others as they were; model ${linesOf(m)}, target ${short(seen)}`,
       res,
     );
   for (const l of all) {
@@ -137,26 +163,34 @@ function checkSummary(m: CartModel, r: CartReal, res: GraphQLResult, added: numb
     const lineTotal = num(l.total);
     const q = num(l.quantity) ?? 0;
     if (price === undefined || lineTotal === undefined) continue; // types not shown (NS-GQL-12): judged by GQL-CART-05
-    if (m.price === undefined) m.price = price;
-    if (Math.abs(price - m.price) > CENT) fail(r, `the unit price changed from ${m.price} to ${price} within one cart`, res);
+    const p = String(l.product_id);
+    const known = m.prices[p];
+    if (known === undefined) m.prices[p] = price;
+    else if (Math.abs(price - known) > CENT)
+      fail(r, `the unit price of product ${p} changed from ${known} to ${price} within one cart`, res);
     if (Math.abs(price * q - lineTotal) > CENT)
-      fail(r, `line ${String(l.cart_id)}: expected total ${price} x ${q} = ${price * q}, got ${lineTotal}`, res);
+      fail(r, `line ${String(l.cart_id)} (product ${p}): expected total ${price} x ${q} = ${price * q}, got ${lineTotal}`, res);
   }
-  checkMoney(m, r, res, 'addProductToCart', want);
   m.lines = seen;
+  checkMoney(m, r, res, 'addProductToCart');
 }
 
 type Cmd = fc.AsyncCommand<CartModel, CartReal, boolean>;
 
+/** Adds `quantity` of product #`which` (SFC_GQL_PRODUCT_ID, or the second product when one is set). */
 class AddProduct implements Cmd {
-  constructor(readonly quantity: number) {}
+  constructor(
+    readonly quantity: number,
+    readonly which = 0,
+  ) {}
   check = () => true;
   async run(m: CartModel, r: CartReal): Promise<void> {
-    const res = await addToCart(r.ctx, r.token, r.product, this.quantity);
+    const product = r.products[this.which % r.products.length] as string;
+    const res = await addToCart(r.ctx, r.token, product, this.quantity);
     r.trail.push(res);
-    checkSummary(m, r, res, this.quantity);
+    checkSummary(m, r, res, product, this.quantity);
   }
-  toString = () => `addProductToCart(${this.quantity})`;
+  toString = () => `addProductToCart(${this.quantity}, product #${this.which + 1})`;
 }
 
 class UpdateLine implements Cmd {
@@ -241,7 +275,7 @@ class ApplyCoupon implements Cmd {
     }
     if (why) fail(r, `addCoupon of the valid coupon ${code} on a cart of ${total(m)} was refused: ${why}`, res);
     m.coupon = 'applied';
-    checkMoney(m, r, res, 'addCoupon', total(m));
+    checkMoney(m, r, res, 'addCoupon');
   }
   toString = () => (this.valid ? 'addCoupon(valid)' : 'addCoupon(unknown code)');
 }
@@ -283,7 +317,9 @@ class EmptyCart implements Cmd {
  * coupon_discount with 1 of seeds 1 to 8.
  */
 export function cartCommands(): fc.Arbitrary<Cmd>[] {
-  const add = fc.integer({ min: 1, max: 5 }).map((q): Cmd => new AddProduct(q));
+  // Either product: with a second one set, carts of two lines, where updates and deletes of one
+  // line must leave the other alone (the first product only when none is set).
+  const add = fc.tuple(fc.integer({ min: 1, max: 5 }), fc.nat({ max: 1 })).map(([q, which]): Cmd => new AddProduct(q, which));
   const update = fc.tuple(fc.nat({ max: 3 }), fc.integer({ min: 1, max: 9 })).map(([i, q]): Cmd => new UpdateLine(i, q));
   const del = fc.nat({ max: 3 }).map((i): Cmd => new DeleteLine(i));
   const coupon = fc.constantFrom(true, true, false).map((valid): Cmd => new ApplyCoupon(valid));

@@ -19,6 +19,7 @@ import {
   quantityOf,
   record,
   refusal,
+  secondProductId,
   short,
   validateData,
 } from '../client.js';
@@ -33,6 +34,10 @@ interface CartState {
   /** The latest cart summary seen. */
   summary: unknown;
   emptied: boolean;
+  /** SFC_GQL_SECOND_PRODUCT_ID once its line is in the cart beside the product's (a cart of two lines). */
+  second: string;
+  /** The quantity the second product's line must hold: other lines' updates and deletes leave it alone. */
+  secondQuantity: number;
 }
 type C = CheckContext<CartState>;
 
@@ -48,6 +53,59 @@ function lineIds(summary: unknown, product: string): string[] {
   return cartLines(summary)
     .filter((l) => String(l.product_id) === product)
     .map((l) => String(l.cart_id));
+}
+
+/** Lines as product and quantity, for messages. */
+const brief = (summary: unknown) =>
+  short(cartLines(summary).map((l) => ({ cart_id: l.cart_id, product_id: l.product_id, quantity: l.quantity })));
+
+/**
+ * GQL-CART-05 on a summary: each line's total is its own price times its own quantity, and
+ * subtotal is the sum of the line totals (to the cent; types not shown, NS-GQL-12).
+ */
+function expectConsistent(ctx: C, res: GraphQLResult, summary: unknown): void {
+  const lines = cartLines(summary);
+  if (lines.length === 0) ctx.fail('expected at least one line', res.exchange);
+  let sum = 0;
+  for (const l of lines) {
+    const price = num(l.price);
+    const quantity = num(l.quantity);
+    const total = num(l.total);
+    if (price === undefined || quantity === undefined || total === undefined)
+      ctx.skip(
+        `line price, quantity or total is not a number (types not shown, NS-GQL-12): ${short({ price: l.price, quantity: l.quantity, total: l.total })}`,
+      );
+    ctx.expect(
+      Math.abs(price * quantity - total) < 0.01,
+      `line ${String(l.cart_id)} (product ${String(l.product_id)}): expected total = price x quantity = ${price * quantity}, got ${total}`,
+      res.exchange,
+    );
+    sum += total;
+  }
+  const subtotal = num(record(summary)?.subtotal);
+  ctx.expect(
+    subtotal !== undefined && Math.abs(subtotal - sum) < 0.01,
+    `expected subtotal = sum of the ${lines.length} line totals = ${sum}, got ${short(record(summary)?.subtotal)} (lines ${brief(summary)})`,
+    res.exchange,
+  );
+}
+
+/**
+ * With a second product in the cart, fails unless its line still holds `ctx.state.secondQuantity`:
+ * an update or delete of the other line, or an add of the other product, leaves it as it was. The
+ * quantity seen becomes the one the next check expects, so one wrong step fails one check.
+ */
+function expectSecondKept(ctx: C, res: GraphQLResult, summary: unknown, what: string): void {
+  const second = ctx.state.second;
+  const want = ctx.state.secondQuantity;
+  if (second === undefined || want === undefined) return;
+  const q = quantityOf(summary, second);
+  ctx.state.secondQuantity = q;
+  ctx.expect(
+    q === want,
+    `${what}: the line of product ${second} should hold ${want}, found ${q} (lines ${brief(summary)})`,
+    res.exchange,
+  );
 }
 
 export const cartArea: AreaSpec<CartState> = {
@@ -131,34 +189,35 @@ export const cartArea: AreaSpec<CartState> = {
     },
     {
       id: 'GQL-CART-05',
+      title:
+        'a second product (SFC_GQL_SECOND_PRODUCT_ID) added beside the first: each of the two lines totals its own price x quantity, subtotal is their sum',
+      needs: ['summary'],
+      async run(ctx: C) {
+        const second = secondProductId(ctx);
+        // 2 of it beside 2 of the first product: two lines of different quantities (and, on most
+        // targets, prices), so a subtotal or line total taken from one line does not add up.
+        const res = await addToCart(ctx, ctx.state.token!, second, 2);
+        const summary = accepted(ctx, res, 'addProductToCart');
+        ctx.state.summary = summary;
+        const q = quantityOf(summary, second);
+        ctx.expect(
+          q === 2 && quantityOf(summary, ctx.state.product!) > 0,
+          `after adding 2 of product ${second} to a cart holding product ${ctx.state.product}, expected both lines (${second} with 2), got ${brief(summary)}`,
+          res.exchange,
+        );
+        Object.assign(ctx.state, { second, secondQuantity: 2 });
+        expectConsistent(ctx, res, summary);
+      },
+    },
+    {
+      id: 'GQL-CART-05',
       title: 'each line total is price times quantity and subtotal is the sum of the line totals',
       needs: ['summary'],
       async run(ctx: C) {
+        // With the second product's line (the check before), the product's line is judged beside it.
         const { res, summary } = await add(ctx, 1);
-        const lines = cartLines(summary);
-        if (lines.length === 0) ctx.fail('expected at least one line', res.exchange);
-        let sum = 0;
-        for (const l of lines) {
-          const price = num(l.price);
-          const quantity = num(l.quantity);
-          const total = num(l.total);
-          if (price === undefined || quantity === undefined || total === undefined)
-            ctx.skip(
-              `line price, quantity or total is not a number (types not shown, NS-GQL-12): ${short({ price: l.price, quantity: l.quantity, total: l.total })}`,
-            );
-          ctx.expect(
-            Math.abs(price * quantity - total) < 0.01,
-            `line ${String(l.cart_id)}: expected total = price x quantity = ${price * quantity}, got ${total}`,
-            res.exchange,
-          );
-          sum += total;
-        }
-        const subtotal = num(record(summary)?.subtotal);
-        ctx.expect(
-          subtotal !== undefined && Math.abs(subtotal - sum) < 0.01,
-          `expected subtotal = sum of line totals = ${sum}, got ${short(record(summary)?.subtotal)}`,
-          res.exchange,
-        );
+        expectConsistent(ctx, res, summary);
+        expectSecondKept(ctx, res, summary, 'after adding 1 of the first product');
       },
     },
     {
@@ -188,13 +247,36 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      id: 'GQL-CART-06',
+      title: "updateCartProduct of the second of two lines (the second product's) returns true",
+      needs: ['summary'],
+      async run(ctx: C) {
+        secondProductId(ctx);
+        const second = ctx.state.second;
+        if (second === undefined) ctx.skip('no cart of two lines: the second product was not added');
+        const [cartId] = lineIds(ctx.state.summary, second);
+        if (!cartId) ctx.skip(`no line of product ${second} to update`);
+        // The line listed after the first product's: an update that acts on the cart's first line shows in GQL-CART-07.
+        const res = await op(ctx, 'updateCartProduct', { cart_id: cartId, quantity: 5 }, { token: ctx.state.token! });
+        ctx.expect(
+          res.data?.updateCartProduct === true,
+          `updateCartProduct of own line ${cartId} (product ${second}) to 5: expected true, got ${refusal(res, 'updateCartProduct') ?? short(res.data?.updateCartProduct)}`,
+          res.exchange,
+        );
+        ctx.state.secondQuantity = 5;
+      },
+    },
+    {
       id: 'GQL-CART-07',
-      title: 'after updateCartProduct to 3 and adding 1 more, the cart holds 4 of the product',
+      title:
+        "after updateCartProduct to 3 and adding 1 more, the cart holds 4 of the product (and the second product's line the 5 it was updated to)",
       needs: ['summary'],
       async run(ctx: C) {
         const { res, summary } = await add(ctx, 1);
+        // The second line first: it records what the cart holds for the checks after this one.
+        expectSecondKept(ctx, res, summary, 'each update changes the line it names');
         const q = quantityOf(summary, ctx.state.product!);
-        ctx.expect(q === 4, `expected quantity 3 (updated) + 1 (added) = 4, found ${q}`, res.exchange);
+        ctx.expect(q === 4, `expected quantity 3 (updated) + 1 (added) = 4, found ${q} (lines ${brief(summary)})`, res.exchange);
       },
     },
     {
@@ -217,12 +299,45 @@ export const cartArea: AreaSpec<CartState> = {
     },
     {
       id: 'GQL-CART-09',
-      title: 'after deleting the lines of the product and adding 1, the cart holds 1 of it',
+      title:
+        "after deleting the lines of the product and adding 1, the cart holds 1 of it (and the second product's line as it was)",
       needs: ['summary'],
       async run(ctx: C) {
         const { res, summary } = await add(ctx, 1);
+        expectSecondKept(ctx, res, summary, 'deleteCartProduct removes the line it names');
         const q = quantityOf(summary, ctx.state.product!);
         ctx.expect(q === 1, `expected the deleted lines gone (quantity 1 after adding 1), found ${q}`, res.exchange);
+      },
+    },
+    {
+      id: 'GQL-CART-09',
+      title:
+        'deleteCartProduct of the later of two lines removes that line only: adding 2 again gives a line of 2, the other line is kept',
+      needs: ['summary'],
+      async run(ctx: C) {
+        secondProductId(ctx);
+        const second = ctx.state.second;
+        if (second === undefined) ctx.skip('no cart of two lines: the second product was not added');
+        const product = ctx.state.product!;
+        // The product's line, added again after the second product's: now the later of the two.
+        const ids = lineIds(ctx.state.summary, product);
+        const cartId = ids[ids.length - 1];
+        if (!cartId || quantityOf(ctx.state.summary, second) === 0) ctx.skip(`no two lines (products ${product} and ${second})`);
+        const del = await op(ctx, 'deleteCartProduct', { cart_id: cartId }, { token: ctx.state.token! });
+        ctx.expect(
+          del.data?.deleteCartProduct === true,
+          `deleteCartProduct of own line ${cartId}: expected true, got ${refusal(del, 'deleteCartProduct') ?? short(del.data?.deleteCartProduct)}`,
+          del.exchange,
+        );
+        const { res, summary } = await add(ctx, 2);
+        const q = quantityOf(summary, product);
+        ctx.expect(
+          q === 2,
+          `after deleting line ${cartId} of product ${product} and adding 2, expected 2 of it, found ${q} (lines ${brief(summary)})`,
+          del.exchange,
+          res.exchange,
+        );
+        expectSecondKept(ctx, res, summary, `deleteCartProduct of line ${cartId}`);
       },
     },
     {
@@ -239,7 +354,8 @@ export const cartArea: AreaSpec<CartState> = {
     },
     {
       id: 'GQL-CART-10',
-      title: 'after emptyCart, adding 2 of the product leaves exactly one line with quantity 2',
+      title:
+        'after emptyCart (of a cart of two lines when a second product is set), adding 2 of the product leaves exactly one line with quantity 2',
       needs: ['emptied'],
       async run(ctx: C) {
         const { res, summary } = await add(ctx, 2);

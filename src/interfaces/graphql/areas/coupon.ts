@@ -13,6 +13,7 @@ import {
   productId,
   record,
   refusal,
+  secondProduct,
   short,
   validateData,
 } from '../client.js';
@@ -90,6 +91,17 @@ export const couponArea: AreaSpec<CouponState> = {
       needs: ['token'],
       async run(ctx: C) {
         const code = couponCode(ctx);
+        // A cart of two lines (the second product after the first): the Coupon result's money, judged
+        // by GQL-COUP-06, then covers both lines.
+        const second = secondProduct(ctx);
+        if (second) {
+          const added = await addToCart(ctx, ctx.state.token!, second, 1);
+          const why = refusal(added, 'addProductToCart');
+          if (why)
+            ctx.note(
+              `adding 1 of SFC_GQL_SECOND_PRODUCT_ID ${second} was refused (${why}): the coupon is applied to a cart of one line`,
+            );
+        } else ctx.note('SFC_GQL_SECOND_PRODUCT_ID is not set: the coupon is applied to a cart of one line');
         const res = await op(ctx, 'addCoupon', { code }, { token: ctx.state.token! });
         accepted(ctx, res, 'addCoupon');
         ctx.state.code = code;

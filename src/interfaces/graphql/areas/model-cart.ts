@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty, commandSequences } from '../../../checks/properties.js';
-import { newSession, productId } from '../client.js';
+import { newSession, productId, secondProduct } from '../client.js';
 import { type CartModel, type CartReal, cartCommands, couponOff, finalRead } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
 
@@ -28,9 +28,11 @@ export const modelCartArea: AreaSpec<ModelState> = {
     {
       id: 'GQL-STATE-01',
       title:
-        'random sequences of add, update, delete, coupon and empty keep the cart summary equal to a model (lines, quantities, subtotal, coupon, total)',
+        'random sequences of add (of either product), update, delete, coupon and empty keep the cart summary equal to a model (lines, quantities, subtotal, coupon, total)',
       async run(ctx: C) {
         const product = productId(ctx);
+        const second = secondProduct(ctx);
+        if (!second) ctx.note('SFC_GQL_SECOND_PRODUCT_ID is not set: the sequences add one product, so every cart has one line');
         const coupon = ctx.data('SFC_GQL_COUPON');
         if (!coupon) ctx.note('SFC_GQL_COUPON is not set: the coupon commands are left out of the sequences');
         const off = couponOff(ctx.data('SFC_GQL_COUPON_OFF'));
@@ -44,11 +46,11 @@ export const modelCartArea: AreaSpec<ModelState> = {
           commandSequences(cartCommands(), 16),
           async (cmds) => {
             const session = await newSession(ctx);
-            const model: CartModel = { lines: [], coupon: 'none' };
+            const model: CartModel = { lines: [], coupon: 'none', prices: {} };
             const real: CartReal = {
               ctx,
               token: session.token,
-              product,
+              products: second ? [product, second] : [product],
               trail: [],
               ...(coupon ? { coupon } : {}),
               ...(off ? { couponOff: off } : {}),
