@@ -255,9 +255,10 @@ export async function register(ctx: Ctx, account: Account): Promise<GraphQLResul
 }
 
 /** Registers a new account and fails the check unless register returns true. */
-export async function newAccount(ctx: Ctx): Promise<Account> {
+export async function newAccount(ctx: Ctx, keep?: (res: GraphQLResult) => void): Promise<Account> {
   const account = freshAccount(ctx);
   const res = await register(ctx, account);
+  keep?.(res); // the raw result, before it is judged (GQL-ENV-01 reads where it sits)
   ctx.expect(
     res.data?.register === true && !hasErrors(res.errors),
     `register of a new account: expected register: true, got ${refusal(res, 'register') ?? short(res.data?.register)}`,
@@ -289,9 +290,18 @@ export async function newAccountAwkward(ctx: Ctx): Promise<Account> {
   return newAccount(ctx);
 }
 
-/** Logs in; returns the token (`<vendor>_token`) and the result, failing the check when there is none. */
-export async function login(ctx: Ctx, account: Account): Promise<{ token: string; res: GraphQLResult }> {
+/**
+ * Logs in; returns the token (`<vendor>_token`) and the result, failing the check when there is none.
+ * `keep` gets the raw result before any judgement, so a caller that reads the envelope itself
+ * (GQL-ENV-01) still has it when the result is not where this function looks.
+ */
+export async function login(
+  ctx: Ctx,
+  account: Account,
+  keep?: (res: GraphQLResult) => void,
+): Promise<{ token: string; res: GraphQLResult }> {
   const res = await op(ctx, 'login', { email: account.email, password: account.password });
+  keep?.(res);
   const result = record(accepted(ctx, res, 'login'));
   const token = result?.[`${ctx.settings.vendor}_token`];
   ctx.expect(
