@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.js';
+import { type AddressRow, formatted, SELECT_ADDRESS } from '../rest-route/address.js';
 import { bodyField, type Fault, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken } from './tokens.js';
 
@@ -12,26 +13,10 @@ const data = (res: FaultResponse): Record<string, unknown> | undefined =>
 /** RR-ADDRESS-TEXT-STALE: the full address text each address got when it was added, per database. */
 const ADDRESS_TEXT = new WeakMap<object, Map<string, string>>();
 
-/** The full address text as the list builds it (name, company, street lines, city and postcode, zone, country). */
+/** The full address text as the list builds it (the handler's own formatting, of the stored row). */
 function addressText(ctx: AppContext, addressId: number): string | undefined {
-  const a = ctx.db
-    .prepare(
-      `SELECT a.*, z.name AS zone, c.name AS country FROM rr_address a LEFT JOIN rr_zone z ON z.zone_id = a.zone_id
-       LEFT JOIN rr_country c ON c.country_id = a.country_id WHERE a.address_id = ?`,
-    )
-    .get(addressId) as Record<string, string | null> | undefined;
-  if (!a) return undefined;
-  return [
-    `${a.firstname} ${a.lastname}`.trim(),
-    a.company,
-    a.address_1,
-    a.address_2,
-    `${a.city} ${a.postcode}`.trim(),
-    a.zone ?? '',
-    a.country ?? '',
-  ]
-    .filter((line) => (line ?? '').trim() !== '')
-    .join('\n');
+  const a = ctx.db.prepare(`${SELECT_ADDRESS} WHERE a.address_id = ?`).get(addressId) as AddressRow | undefined;
+  return a ? formatted(a) : undefined;
 }
 
 /** Document 1 (route-based REST): faults a vendor's OpenCart-style module could ship with. */

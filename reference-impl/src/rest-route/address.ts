@@ -15,7 +15,7 @@ import {
   text,
 } from './core.js';
 
-interface AddressRow {
+export interface AddressRow {
   address_id: number;
   customer_id: number;
   firstname: string;
@@ -33,11 +33,11 @@ interface AddressRow {
   country: string | null;
 }
 
-const SELECT_ADDRESS = `SELECT a.*, z.name AS zone, z.code AS zone_code, c.name AS country
+export const SELECT_ADDRESS = `SELECT a.*, z.name AS zone, z.code AS zone_code, c.name AS country
   FROM rr_address a LEFT JOIN rr_zone z ON z.zone_id = a.zone_id LEFT JOIN rr_country c ON c.country_id = a.country_id`;
 
 /** The full address as one multi-line string (name, company, street lines, city and postcode, region, country; empty lines dropped). */
-function formatted(a: AddressRow): string {
+export function formatted(a: AddressRow): string {
   return [
     `${a.firstname} ${a.lastname}`.trim(),
     a.company,
