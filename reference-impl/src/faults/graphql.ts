@@ -61,6 +61,22 @@ const summaryCustomer = new WeakMap<object, number>();
 const has = (req: FaultRequest, field: string) => new RegExp(`\\b${field}\\b`).test(req.endpoint);
 const CART_FIELDS = ['addProductToCart', 'addCoupon'];
 
+/**
+ * A `before` hook that points `field`'s cart_id at the first line of the same customer's cart, so the
+ * mutation acts on that line whatever line the client named (a one-line cart shows nothing).
+ */
+function firstLineInstead(field: string): NonNullable<Fault['before']> {
+  return (req, ctx) => {
+    const v = variables(req);
+    const cartId = cartIdOf(v?.cart_id);
+    if (!has(req, field) || !v || cartId === undefined) return;
+    const first = ctx.db
+      .prepare('SELECT MIN(cart_id) AS id FROM gql_cart WHERE customer_id = (SELECT customer_id FROM gql_cart WHERE cart_id = ?)')
+      .get(cartId) as { id: number | null } | undefined;
+    if (first?.id != null && first.id !== cartId) v.cart_id = String(first.id);
+  };
+}
+
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
   {
@@ -353,17 +369,13 @@ export const graphqlFaults: Fault[] = [
     // updateCartProduct finds the line through the customer's cart (cart->getProducts()[0], a
     // leftover of a one-product test) instead of the cart_id sent: the cart's first line gets the
     // new quantity and the line named keeps its own. Another customer's cart_id stays refused.
-    before(req, ctx) {
-      const v = variables(req);
-      const cartId = cartIdOf(v?.cart_id);
-      if (!has(req, 'updateCartProduct') || !v || cartId === undefined) return;
-      const first = ctx.db
-        .prepare(
-          'SELECT MIN(cart_id) AS id FROM gql_cart WHERE customer_id = (SELECT customer_id FROM gql_cart WHERE cart_id = ?)',
-        )
-        .get(cartId) as { id: number | null } | undefined;
-      if (first?.id != null && first.id !== cartId) v.cart_id = String(first.id);
-    },
+    before: firstLineInstead('updateCartProduct'),
+  },
+  {
+    id: 'GQL-DELETE-FIRST-LINE',
+    iface: 'graphql',
+    // The same leftover in deleteCartProduct: the cart's first line is removed, the line named stays.
+    before: firstLineInstead('deleteCartProduct'),
   },
   {
     id: 'GQL-SUBTOTAL-FIRST-LINE',
