@@ -56,8 +56,16 @@ export function call(ctx: Ctx, method: 'GET' | 'POST', path: string, opts: CallO
 /** The body as the envelope, validated against the endpoint's response schema (which includes the envelope). */
 export function envelope(ctx: Ctx, ex: Exchange, endpointId: string): Envelope {
   const body = ctx.json<Envelope>(ex);
-  ctx.validate(schema(`${endpointId}.response`), body, ex);
+  conformsTo(ctx, ex, body, endpointId);
   return body;
+}
+
+/**
+ * `body`, already parsed from `ex` (bareEnvelope), against the endpoint's full response schema: for
+ * checks that keep what later checks read before judging the whole answer.
+ */
+export function conformsTo(ctx: Ctx, ex: Exchange, body: Envelope, endpointId: string): void {
+  ctx.validate(schema(`${endpointId}.response`), body, ex);
 }
 
 /** The body as the envelope, checked against the shared envelope only (failure answers of any endpoint). */

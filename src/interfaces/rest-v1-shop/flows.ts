@@ -1,5 +1,16 @@
 import type { Exchange } from '../../http/exchange.js';
-import { bareEnvelope, type Ctx, call, type Envelope, envelope, listProducts, schema, tokenOf, tryJson } from './client.js';
+import {
+  bareEnvelope,
+  type Ctx,
+  call,
+  conformsTo,
+  type Envelope,
+  envelope,
+  listProducts,
+  schema,
+  tokenOf,
+  tryJson,
+} from './client.js';
 
 // Multi-request steps the areas share: an account, a product that can go in a cart, the cart.
 
@@ -80,7 +91,7 @@ export async function register(
   );
   const registered = { account: { ...form, token }, ex, body };
   keep?.(registered);
-  envelope(ctx, ex, 'register');
+  conformsTo(ctx, ex, body, 'register');
   return registered;
 }
 

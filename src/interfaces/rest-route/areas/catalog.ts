@@ -1,5 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import { searchStrays } from '../../../checks/search.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { type Provisioned, provision } from '../accounts.js';
 import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, type Session, shown } from '../client.js';
@@ -45,26 +46,12 @@ function moneyForm(point: string, thousands: string): RegExp {
 
 const text = (p: Rec) => `${p.name ?? ''} ${p.model ?? ''} ${p.description ?? ''}`.toLowerCase();
 
-/**
- * Listed products that do not carry `word`. The summary's description is truncated and a target may
- * also match tags or codes, so a product without the word in its summary is a stray only when its
- * detail (row 17, whose shape is not shown: read as text) lacks the word too. At most five are looked up.
- */
-async function strays(ctx: C, products: Rec[], word: string): Promise<{ strays: Rec[]; evidence: Exchange[] }> {
-  const out: Rec[] = [];
-  const evidence: Exchange[] = [];
-  for (const p of products.filter((q) => !text(q).includes(word)).slice(0, 5)) {
-    const ex = await call(ctx, 'GET', ROUTES.product, {
-      session: session(ctx),
-      query: { product_id: String(p.product_id) },
-    });
-    if (!(ex.response?.body ?? '').toLowerCase().includes(word)) {
-      out.push(p);
-      evidence.push(ex);
-    }
-  }
-  return { strays: out, evidence };
-}
+/** Listed products without `word` in their summary or their detail (row 17). */
+const strays = (ctx: C, products: Rec[], word: string) =>
+  searchStrays(products, word, {
+    summary: text,
+    detail: (p) => call(ctx, 'GET', ROUTES.product, { session: session(ctx), query: { product_id: String(p.product_id) } }),
+  });
 
 export const catalogArea: AreaSpec<CatalogState> = {
   interface: 'rest-route',

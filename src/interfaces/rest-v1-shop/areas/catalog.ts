@@ -1,7 +1,8 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import { searchStrays } from '../../../checks/search.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { bareEnvelope, envelope, expectFieldError, getProduct, listProducts } from '../client.js';
+import { bareEnvelope, conformsTo, envelope, expectFieldError, getProduct, listProducts } from '../client.js';
 import { num, type ProductSummary, register } from '../flows.js';
 
 // Products and product (no account needed, except to send a token where a target wants one).
@@ -51,28 +52,12 @@ async function allOf(ctx: C, params: Record<string, string | number>): Promise<{
   return { products, last: last! };
 }
 
-/**
- * Listed products that do not hold `word`. The summary has no description, and a target may match
- * content or codes too, so a product whose name and sku lack the word is a stray only when its detail
- * (read as text) lacks it as well. At most five are looked up.
- */
-async function strays(
-  ctx: C,
-  products: ProductSummary[],
-  word: string,
-): Promise<{ strays: ProductSummary[]; evidence: Exchange[] }> {
-  const w = word.toLowerCase();
-  const out: ProductSummary[] = [];
-  const evidence: Exchange[] = [];
-  for (const p of products.filter((q) => !`${q.name} ${q.sku ?? ''}`.toLowerCase().includes(w)).slice(0, 5)) {
-    const ex = await getProduct(ctx, p.id, { known: true });
-    if (!(ex.response?.body ?? '').toLowerCase().includes(w)) {
-      out.push(p);
-      evidence.push(ex);
-    }
-  }
-  return { strays: out, evidence };
-}
+/** Listed products without `word` in their name, sku or detail (a target may match content too). */
+const strays = (ctx: C, products: ProductSummary[], word: string) =>
+  searchStrays(products, word, {
+    summary: (p) => `${p.name} ${String(p.sku ?? '')}`,
+    detail: (p) => getProduct(ctx, p.id, { known: true }),
+  });
 
 function expectSubset(ctx: C, ids: number[], all: number[], what: string, ex: Exchange): void {
   const extra = ids.filter((id) => !all.includes(id));
@@ -109,7 +94,7 @@ export const catalogArea: AreaSpec<CatalogState> = {
         ctx.state.page1 = data;
         // The schema last: a page whose summaries have a mistyped field is still a page, so SHOP-PROD-02 and
         // the checks after it judge it and name the requirement the field breaks instead of being skipped.
-        envelope(ctx, ex, 'products');
+        conformsTo(ctx, ex, body, 'products');
       },
     },
     {
