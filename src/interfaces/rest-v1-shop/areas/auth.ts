@@ -395,13 +395,23 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'SHOP-AUTH-10',
-      title: 'register without each required field: errors keyed by that field',
+      title: 'register without each required field: errors keyed by that field, and no account (its login fails)',
       run: async (ctx: C) => {
         for (const field of ['first_name', 'last_name', 'password', 'email'] as const) {
           const form: Record<string, string> = { ...newAccountForm(ctx) };
           delete form[field];
           const ex = await call(ctx, 'POST', '/auth/register', { form });
           expectFieldError(ctx, ex, envelope(ctx, ex, 'register'), field, `register without ${field}`);
+          if (field === 'password') continue;
+          // A refused register registers nothing: a target that creates the account before it checks the field
+          // answers the refusal, yet the username logs in (and a corrected retry finds it taken).
+          const back = await login(ctx, form.username!, form.password!);
+          ctx.expect(
+            tryJson(back)?.status !== true,
+            `register without ${field} was refused, yet its username and password log in: the account was created without a required field`,
+            ex,
+            back,
+          );
         }
       },
     },

@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { call, envelope, expectFieldError } from '../client.js';
+import { call, envelope, expectFieldError, tryJson } from '../client.js';
 import {
   type Account,
   addItem,
@@ -432,6 +432,35 @@ export const cartArea: AreaSpec<CartState> = {
         const body = envelope(ctx, ex, 'cart-remove-item');
         ctx.expect(body.status === false, `remove-item of an unknown key: expected status false, got ${String(body.status)}`, ex);
         ctx.expect(body.message.trim() !== '', 'remove-item of an unknown key: expected an invalid-key message, got ""', ex);
+      },
+    },
+    {
+      // The key of another account's line is not in the token's cart: a target that removes by key alone (no owner
+      // condition on remove-item) answers success and takes the line out of the other cart.
+      id: 'SHOP-CART-14',
+      title: "remove-item with the key of another account's line: status false, the line stays in that account's cart",
+      needs: ['account', 'product'],
+      run: async (ctx: C) => {
+        const other = ctx.state.other!.token;
+        const productId = ctx.state.product!.id;
+        const add = await addItem(ctx, other, productId, 1);
+        const added = tryJson(add);
+        if (added?.status !== true)
+          ctx.skip(`the second account could not add product ${productId} to its cart: "${String(added?.message)}"`);
+        const before = await readCart(ctx, other);
+        const line = itemOf(before.data, productId);
+        ctx.expect(line, `product ${productId} added by the second account is not in its cart`, add, before.ex);
+        const ex = await removeItem(ctx, ctx.state.account!.token, line.key);
+        const body = envelope(ctx, ex, 'cart-remove-item');
+        ctx.expect(
+          body.status === false,
+          `remove-item with the key of another account's line: expected status false (the key is not in the token's cart), got ${String(body.status)}: "${body.message}"`,
+          ex,
+        );
+        const after = await getCart(ctx, other);
+        const cart = envelope(ctx, after, 'cart');
+        const kept = cart.status === true && (cart.data as CartData).cart_items.some((i) => i.key === line.key);
+        ctx.expect(kept, "remove-item with another account's key was refused, yet the line left that account's cart", ex, after);
       },
     },
     {

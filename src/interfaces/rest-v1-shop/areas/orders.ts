@@ -106,6 +106,9 @@ async function expectEachFieldRefused(
   ctx.expect(wrong.length === 0, `order create: ${wrong.join('; ')}`, ...seen);
 }
 
+const orderIds = (body: Envelope): number[] =>
+  ((body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? []).map((o) => o.order_id);
+
 async function listOrders(ctx: C, token: string): Promise<{ ex: Exchange; body: Envelope }> {
   const ex = await call(ctx, 'GET', '/orders', { token });
   return { ex, body: envelope(ctx, ex, 'orders') };
@@ -154,10 +157,24 @@ export const ordersArea: AreaSpec<OrderState> = {
       title: 'order create without first_name: status false, errors.first_name',
       needs: ['product'],
       run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
         const form = orderForm(ctx, ctx.state.account!, ctx.data('SFC_SHOP_PAYMENT_METHOD') ?? 'cod');
         delete form.first_name;
-        const ex = await call(ctx, 'POST', '/order/create', { token: ctx.state.account!.token, form });
+        const before = await listOrders(ctx, token);
+        const ex = await call(ctx, 'POST', '/order/create', { token, form });
         expectFieldError(ctx, ex, envelope(ctx, ex, 'order-create'), 'first_name', 'order create without first_name');
+        // A refused create places no order: a target that creates the order from the cart before it checks the
+        // billing fields answers the refusal, yet lists an order made without a required field.
+        const after = await listOrders(ctx, token);
+        const had = orderIds(before.body);
+        const made = orderIds(after.body).filter((id) => !had.includes(id));
+        ctx.expect(
+          made.length === 0,
+          `order create without first_name was refused, yet GET /orders now lists ${made.length} new order(s): ${made.join(', ')}`,
+          ex,
+          before.ex,
+          after.ex,
+        );
       },
     },
     {
@@ -301,14 +318,16 @@ export const ordersArea: AreaSpec<OrderState> = {
     {
       // Found by mutation testing: coupons sent with an order were never exercised (a crash there survived).
       id: 'SHOP-ORD-09',
-      title: 'an order with coupons[]=<SFC_SHOP_COUPON>: status true, listed with the total the cart showed with that coupon',
+      title:
+        'an order of 2 units with coupons[]=<SFC_SHOP_COUPON>: status true, listed with the total the cart showed with that coupon',
       needs: ['mine'],
       run: async (ctx: C) => {
         const code = ctx.data('SFC_SHOP_COUPON');
         if (!code) ctx.skip('SFC_SHOP_COUPON (a valid coupon code of the target) is not set');
         const method = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
         const token = ctx.state.account!.token;
-        await addPurchasable(ctx, token, 1);
+        // Two units: a total that counts each line once whatever its quantity differs from the cart's.
+        await addPurchasable(ctx, token, 2);
         const cart = await readCart(ctx, token, [code]);
         const want = num((cart.data as CartData).cart_totals.total);
         ctx.expect(cart.body.coupon_status === true, `GET /cart?coupons[]=${code}: coupon_status is not true`, cart.ex);
