@@ -1,5 +1,8 @@
 import type { AppContext } from '../context.js';
-import { commissionJson, type Row } from '../network/records.js';
+import { userKeyOf } from '../network/earnings.js';
+import { newUserKey } from '../network/placement.js';
+import { commissionJson, findNetUser, findUniUser, type Row } from '../network/records.js';
+import { hashPassword } from '../passwords.js';
 import { bodyField, type Fault, type FaultRequest, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -109,6 +112,95 @@ function commissionsByRowId(body: Record<string, unknown>, payoutId: unknown, ct
       ctx.db.prepare(`SELECT * FROM net_${table} WHERE user_key = ? AND payout_id = ? ORDER BY id`).all(key, row.id) as Row[]
     ).map(commissionJson);
 }
+
+/** The placement fields of a register refusal: a sponsor or parent that is no member, a side taken. */
+const PLACEMENT_ERRORS = ['net_user[sponsor_name]', 'net_user[parent_name]', 'net_user[position]'];
+
+/**
+ * Register creating the WordPress user (wp_insert_user) before the binary placement is checked, and
+ * returning the placement error without deleting it: the refused account can log in, and its
+ * username and e-mail are taken for the corrected retry.
+ */
+async function keepRefusedUser(body: Record<string, unknown>, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const errors = isObject(body.errors) ? Object.keys(body.errors) : [];
+  if (errors.length === 0 || !errors.every((k) => PLACEMENT_ERRORS.includes(k))) return;
+  const field = (name: string) => {
+    const v = bodyField(req.raw.body, name).value;
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const [login, email, password] = [field('username'), field('email'), field('password')];
+  const taken = ctx.db.prepare('SELECT 1 FROM net_users WHERE user_login = ? OR user_email = ?').get(login, email);
+  if (!login || !email || !password || taken) return;
+  const [first, last] = [field('first_name'), field('last_name')];
+  ctx.db
+    .prepare(
+      `INSERT INTO net_users (user_login, user_pass, user_nicename, user_email, user_registered, display_name,
+         first_name, last_name, phone, address) VALUES (?, ?, ?, ?, datetime('now'), ?, ?, ?, '', '')`,
+    )
+    .run(login, await hashPassword(password), login.toLowerCase(), email, `${first} ${last}`, first, last);
+}
+
+/** The account of the request's verified token (the handler's own check has passed when a rule refused). */
+async function callerOf(req: FaultRequest, ctx: AppContext): Promise<{ ID: number; user_login: string } | undefined> {
+  const token = req.raw.headers[`${ctx.vendor}_token`];
+  const payload = typeof token === 'string' ? await ctx.tokens.verify(token.trim(), 'network') : null;
+  if (!payload) return undefined;
+  return ctx.db.prepare('SELECT ID, user_login FROM net_users WHERE ID = ?').get(Number(payload.sub)) as
+    | { ID: number; user_login: string }
+    | undefined;
+}
+
+/**
+ * Join_net inserting the caller's binary record (sponsor set, parent and side still empty) before
+ * the placement is checked, and returning the placement error without removing it: the account now
+ * counts as "already a member", so its retry at a free position is refused.
+ */
+async function keepRefusedMember(body: Record<string, unknown>, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const errors = isObject(body.errors) ? Object.keys(body.errors) : [];
+  if (!errors.some((k) => k === 'position' || k === 'parent_name')) return;
+  const user = await callerOf(req, ctx);
+  if (!user || findNetUser(ctx.db, user.ID)) return;
+  const sponsor = ctx.db
+    .prepare('SELECT user_key FROM net_net_users WHERE user_name = ?')
+    .get(bodyField(req.raw.body, 'sponsor_name').value) as { user_key: string } | undefined;
+  const uni = findUniUser(ctx.db, user.ID);
+  ctx.db
+    .prepare(
+      `INSERT INTO net_net_users (user_id, user_name, user_key, sponsor_key, creation_date, network_row)
+       VALUES (?, ?, ?, ?, datetime('now'), 0)`,
+    )
+    .run(user.ID, user.user_login, uni ? String(uni.user_key) : newUserKey(ctx.db), sponsor?.user_key ?? null);
+}
+
+/** bank_details_save's input fields and the record's columns they fill. */
+const BANK_COLUMNS: Record<string, string> = {
+  account_holder_name: 'account_holder',
+  account_number: 'account_number',
+  bank_name: 'bank_name',
+  branch: 'branch',
+  ifsc_code: 'ifsc_code',
+  contact_number: 'contact_number',
+};
+
+/**
+ * bank_details_save updating the saved record with each field as it reads it (update_user_meta per
+ * field) and validating afterwards: a save refused for a missing or malformed field has already
+ * replaced the record's other fields.
+ */
+async function partialBankSave(body: Record<string, unknown>, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const errors = isObject(body.errors) ? body.errors : undefined;
+  const user = errors ? await callerOf(req, ctx) : undefined;
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!errors || !key) return;
+  for (const [field, column] of Object.entries(BANK_COLUMNS)) {
+    const v = bodyField(req.raw.body, field).value;
+    if (typeof v === 'string' && v.trim() !== '' && !(field in errors))
+      ctx.db.prepare(`UPDATE net_bank_details SET ${column} = ? WHERE user_key = ?`).run(v.trim(), key);
+  }
+}
+
+/** PHP's addslashes, as WordPress applies it to $_POST (wp_magic_quotes) for a handler that forgets wp_unslash. */
+const addslashes = (v: string): string => v.replace(/[\\'"]/g, (c) => `\\${c}`);
 
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
@@ -296,6 +388,37 @@ export const networkFaults: Fault[] = [
     iface: 'rest-v1-network',
     before(req, ctx) {
       if (/^\/join_net$/i.test(req.endpoint)) joinFirstFreeSide(req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-REFUSED-KEEPS-USER',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (req.endpoint === '/auth/register' && failed(res.body)) await keepRefusedUser(res.body, req, ctx);
+    },
+  },
+  {
+    id: 'NET-JOIN-REFUSED-KEEPS-MEMBER',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (/^\/join_net$/i.test(req.endpoint) && failed(res.body)) await keepRefusedMember(res.body, req, ctx);
+    },
+  },
+  {
+    id: 'NET-BANK-SLASHED',
+    iface: 'rest-v1-network',
+    // bank_details_save reads $_POST, which WordPress slashes: "O'Neil" is stored as "O\'Neil".
+    before(req) {
+      const body = req.raw.body;
+      if (req.endpoint !== '/bank_details_save' || !isObject(body)) return;
+      for (const [k, v] of Object.entries(body)) if (typeof v === 'string') body[k] = addslashes(v);
+    },
+  },
+  {
+    id: 'NET-BANK-REFUSED-PARTIAL-SAVE',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (req.endpoint === '/bank_details_save' && failed(res.body)) await partialBankSave(res.body, req, ctx);
     },
   },
 ];

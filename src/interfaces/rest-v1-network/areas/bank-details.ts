@@ -117,16 +117,25 @@ export const bankDetailsArea: AreaSpec<BankState> = {
     {
       id: 'NET-BANK-04',
       title:
-        'a second save with other details (a 12-digit account number) reads back too (the record replaced, or a record added)',
+        'a second save with other details (a 12-digit account number, an apostrophe in holder and branch) reads back too (the record replaced, or a record added)',
       needs: ['account', 'saved'],
       async run(ctx: Ctx) {
         // A save answered with status true is a save: changed details must show, whether the target
         // keeps one record per account (replaced) or a list of them (added).
         const account = ctx.state.account as Account;
         const first = ctx.state.saved as Form;
-        const form = { ...bankForm(ctx.names.label('bank-again')), branch: 'North', ifsc_code: 'SFCB0005678' };
+        // An apostrophe, as names and places carry them: a target that stores the input slashed or escaped shows it.
+        const label = ctx.names.label('bank-again');
+        const form = {
+          ...bankForm(label),
+          account_holder_name: `Holder O'Neil ${label}`,
+          branch: "St. John's",
+          ifsc_code: 'SFCB0005678',
+        };
         const save = await net(ctx).post('/bank_details_save', { token: account.token, form });
         succeeded(ctx, save, 'bank_details_save a second time, with other details');
+        // The last accepted save, whatever reads back: the check after the refusals compares with it.
+        ctx.state.saved = form;
         const call = await net(ctx).get('/bank_details', { token: account.token });
         succeeded(ctx, call, 'bank_details after saving again');
         const want = readBack(form);
@@ -136,7 +145,6 @@ export const bankDetailsArea: AreaSpec<BankState> = {
           save.ex,
           call.ex,
         );
-        ctx.state.saved = form;
       },
     },
     {
@@ -160,6 +168,24 @@ export const bankDetailsArea: AreaSpec<BankState> = {
         const form = { ...bankForm(ctx.names.label('bank')), account_number: 'ABC-not-a-number' };
         const call = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form });
         refused(ctx, call, 'bank_details_save with account_number "ABC-not-a-number"');
+      },
+    },
+    {
+      id: 'NET-BANK-04',
+      title: 'after the refused saves (NET-BANK-02, NET-BANK-05), the details of the last accepted save still read back',
+      needs: ['account', 'saved'],
+      async run(ctx: Ctx) {
+        // A refused save is no save: a target that wrote the fields it was given before validating
+        // them has replaced the record with the refused forms' details.
+        const sent = ctx.state.saved as Form;
+        const call = await net(ctx).get('/bank_details', { token: (ctx.state.account as Account).token });
+        succeeded(ctx, call, 'bank_details after the refused saves');
+        const want = readBack(sent);
+        ctx.expect(
+          listsRecord(ctx, call, want),
+          `after saves refused for a missing or malformed field, expected the last accepted record ${JSON.stringify(want)} still, got ${JSON.stringify(call.body.bank_details)}`,
+          call.ex,
+        );
       },
     },
     noServerErrorCheck(),

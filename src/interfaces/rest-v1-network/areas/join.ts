@@ -27,6 +27,8 @@ interface JoinState {
   joined: Call;
   /** NET-JOIN-04's refusal at a taken position, read by NET-REG-14. */
   taken: Call;
+  /** The unplaced account NET-JOIN-04 saw refused: still not placed, so it may join at a free position. */
+  refusedJoiner: Account;
 }
 
 type Ctx = CheckContext<JoinState>;
@@ -144,7 +146,25 @@ export const joinArea: AreaSpec<JoinState> = {
         const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'right' };
         const call = await join(ctx, v.token, form);
         ctx.state.taken = call;
+        if (call.body.status === false) ctx.state.refusedJoiner = v;
         refused(ctx, call, 'Join_net at a taken position');
+      },
+    },
+    {
+      id: 'NET-JOIN-01',
+      title: "the account refused at the anchor's taken right (NET-JOIN-04) joins at its free left: status true",
+      needs: ['anchor', 'refusedJoiner'],
+      async run(ctx: Ctx) {
+        // The refusal placed no one, so the account is still "a registered user not yet placed": a
+        // target that stored part of the refused join would now answer it is already a member.
+        const v = ctx.state.refusedJoiner as Account;
+        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'left' };
+        const call = await join(ctx, v.token, form);
+        succeeded(
+          ctx,
+          call,
+          `Join_net of ${v.username} under ${anchor(ctx).username} (left, free), after its refused join at right`,
+        );
       },
     },
     {

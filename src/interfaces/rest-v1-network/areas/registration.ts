@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { type Call, isObject, type Json, net, SCHEMAS } from '../client.js';
+import { type Call, type Form, isObject, type Json, net, SCHEMAS } from '../client.js';
 import {
   conforms,
   described,
@@ -29,6 +29,8 @@ interface TreeState {
   tree: Json;
   /** The refused placements (taken position, third child, unknown parent or sponsor), read by NET-REG-14. */
   placementRefusals: Array<{ what: string; call: Call }>;
+  /** The body NET-REG-07 sent at A's taken left and saw refused: its username and email must still be free. */
+  refusedForm: Form;
 }
 
 type Ctx = CheckContext<TreeState>;
@@ -149,6 +151,8 @@ export const registrationArea: AreaSpec<TreeState> = {
         // A sponsors from above B (B's own parent), so the sponsor is in the parent's upline either way.
         const b = ctx.state.b as Account;
         const form = registerForm(ctx, { sponsor: A(ctx).username, parent: b.username, position: 'right' });
+        // D's left is where the registration refused by NET-REG-07 is sent again (the NET-REG-01 after it).
+        reserve(ctx, String(form.username), 'left');
         const { call, account } = await register(ctx, form);
         succeeded(ctx, call, 'register D under B (right), sponsor A');
         ctx.state.d = account;
@@ -177,9 +181,35 @@ export const registrationArea: AreaSpec<TreeState> = {
       title: "register at A's left, which B holds, while A's right is free: refused",
       needs: ['b'],
       async run(ctx: Ctx) {
-        const { call } = await register(ctx, underA(ctx, 'left'));
+        const form = underA(ctx, 'left');
+        const { call } = await register(ctx, form);
         placementRefused(ctx, 'register at a taken position', call);
+        // Kept only when refused: an accepted one took the username, and NET-REG-07 has failed already.
+        if (call.body.status === false) ctx.state.refusedForm = form;
         refused(ctx, call, 'register at a taken position');
+      },
+    },
+    {
+      id: 'NET-REG-01',
+      title:
+        "the username, email and password refused at A's taken left (NET-REG-07), sent again at D's free left: accepted (a refusal creates no account)",
+      needs: ['d', 'refusedForm'],
+      async run(ctx: Ctx) {
+        // A refusal that had stored the account anyway would now answer "username already exists".
+        const d = ctx.state.d as Account;
+        const refusedForm = ctx.state.refusedForm as Form;
+        const form: Form = {
+          ...refusedForm,
+          'net_user[sponsor_name]': A(ctx).username,
+          'net_user[parent_name]': d.username,
+          'net_user[position]': 'left',
+        };
+        const { call } = await register(ctx, form);
+        succeeded(
+          ctx,
+          call,
+          `register ${form.username} (${form.email}) at D's free left, after the same username and email were refused at A's taken left`,
+        );
       },
     },
     {
