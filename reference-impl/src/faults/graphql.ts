@@ -1,6 +1,7 @@
 import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql';
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
+import { hashPassword } from '../passwords.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -76,6 +77,25 @@ function firstLineInstead(field: string): NonNullable<Fault['before']> {
     if (first?.id != null && first.id !== cartId) v.cart_id = String(first.id);
   };
 }
+
+/** The refusal's errors name `code` (the handler's extensions.code): the operation was refused for that reason. */
+const refusedWith = (res: FaultResponse, code: string) =>
+  isObject(res.body) &&
+  Array.isArray(res.body.errors) &&
+  res.body.errors.some((e) => isObject(e) && isObject(e.extensions) && e.extensions.code === code);
+
+/** register's CustomerInput, when the request is a register with a string e-mail and password (what these faults store). */
+function registerInput(req: FaultRequest): Record<string, unknown> | undefined {
+  const input = variables(req)?.input;
+  if (!has(req, 'register') || !isObject(input) || typeof input.email !== 'string' || typeof input.password !== 'string')
+    return undefined;
+  return input;
+}
+
+const trimmed = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
+
+/** A string of digits beginning with 0: what an integer round trip (FILTER_VALIDATE_INT) refuses. */
+const leadingZero = (v: unknown) => typeof v === 'string' && /^0\d+$/.test(v.trim());
 
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
@@ -403,6 +423,82 @@ export const graphqlFaults: Fault[] = [
         for (const t of r.totals)
           if (isObject(t) && t.title === 'Sub-Total') t.value = first;
           else if (isObject(t) && t.title === 'Total') t.value = total;
+    },
+  },
+  {
+    id: 'GQL-DUPLICATE-OVERWRITES',
+    iface: 'graphql',
+    // register writes with INSERT ... ON DUPLICATE KEY UPDATE (the vendor's import routine reused) and
+    // reads the duplicate from the affected rows: the answer is the refusal, but the account already
+    // registered now has the second registration's names and password.
+    async after(res, req, ctx) {
+      const input = registerInput(req);
+      if (!input || !refusedWith(res, 'EMAIL_EXISTS')) return;
+      const hash = await hashPassword(input.password as string);
+      ctx.db
+        .prepare('UPDATE gql_customer SET firstname = ?, lastname = ?, password_hash = ? WHERE email = ?')
+        .run(trimmed(input.firstname), trimmed(input.lastname), hash, trimmed(input.email));
+    },
+  },
+  {
+    id: 'GQL-CONFIRM-STORED',
+    iface: 'graphql',
+    // The confirm comparison sits below addCustomer (added to the resolver after the insert was
+    // written): a register whose confirm differs is refused, yet the account is stored and logs in.
+    async after(res, req, ctx) {
+      const input = registerInput(req);
+      const confirmRefused =
+        isObject(res.body) &&
+        Array.isArray(res.body.errors) &&
+        res.body.errors.length === 1 &&
+        res.body.errors.some((e) => isObject(e) && isObject(e.extensions) && e.extensions.field === 'confirm');
+      if (!input || !confirmRefused) return;
+      const hash = await hashPassword(input.password as string);
+      ctx.db
+        .prepare(
+          `INSERT OR IGNORE INTO gql_customer (customer_group_id, firstname, lastname, email, telephone, fax, company, address_1,
+             address_2, city, postcode, country_id, zone_id, password_hash, agree, date_added)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+        )
+        .run(
+          input.customer_group_id,
+          trimmed(input.firstname),
+          trimmed(input.lastname),
+          trimmed(input.email),
+          trimmed(input.telephone),
+          trimmed(input.fax),
+          trimmed(input.company),
+          trimmed(input.address_1),
+          trimmed(input.address_2),
+          trimmed(input.city),
+          trimmed(input.postcode),
+          input.country_id,
+          input.zone_id,
+          hash,
+          new Date().toISOString(),
+        );
+    },
+  },
+  {
+    id: 'GQL-ORDERS-LIMIT-NEEDS-START',
+    iface: 'graphql',
+    // The resolver pages only when both arguments are given (isset(start) && isset(limit)): a limit
+    // sent alone is dropped and the default page (10 orders) comes back.
+    before(req) {
+      const v = variables(req);
+      if (has(req, 'orders') && v && v.limit != null && v.start == null) v.limit = 10;
+    },
+  },
+  {
+    id: 'GQL-DIGITS-LEADING-ZERO',
+    iface: 'graphql',
+    // telephone and postcode are validated with FILTER_VALIDATE_INT, which refuses a leading zero:
+    // "0201234567" or postcode "01234", strings of digits, are refused as not digits.
+    before(req) {
+      const input = variables(req)?.input;
+      if (!has(req, 'register') || !isObject(input)) return;
+      for (const field of ['telephone', 'postcode'])
+        if (leadingZero(input[field])) input[field] = `${String(input[field]).trim()}?`;
     },
   },
 ];

@@ -73,12 +73,29 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'GQL-REG-04',
-      title: 'telephone and postcode are accepted as strings of digits or as integers (AMB-GQL-02)',
+      title: 'telephone and postcode are accepted as strings of digits (also with a leading zero) or as integers (AMB-GQL-02)',
       async run(ctx: C) {
         await newAccount(ctx);
         const form = phoneForm(ctx);
         if (!form) ctx.fail('neither strings of digits nor integers were accepted for telephone and postcode');
         ctx.choose('AMB-GQL-02', form);
+        if (form === 'integer') {
+          ctx.note('telephone and postcode were taken as integers: a leading zero, which only a string keeps, is not sent');
+          return;
+        }
+        // Strings of digits beginning with 0 (a London number, a Boston postcode): an integer round
+        // trip in the validation refuses exactly these, and every generated value begins otherwise.
+        const input = {
+          ...customerInput(ctx, freshAccount(ctx), 'string'),
+          telephone: `0${ctx.names.phone().slice(1)}`,
+          postcode: '02134',
+        };
+        const res = await op(ctx, 'register', { input });
+        ctx.expect(
+          res.data?.register === true && !hasErrors(res.errors),
+          `telephone ${JSON.stringify(input.telephone)} and postcode ${JSON.stringify(input.postcode)} (strings of digits with a leading zero): expected register: true, got ${refusal(res, 'register') ?? short(res.data?.register)}`,
+          res.exchange,
+        );
       },
     },
     {
@@ -175,15 +192,35 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'GQL-REG-03',
-      title: 'a second register with an e-mail already registered is refused',
-      needs: ['account'],
+      title:
+        'a second register with an e-mail already registered is refused, and the account registered first still logs in with its own password and names',
+      needs: ['account', 'loginRes'],
       async run(ctx: C) {
-        const again = { ...freshAccount(ctx), email: ctx.state.account!.email };
+        const first = ctx.state.account!;
+        const again = { ...freshAccount(ctx), email: first.email };
         const res = await register(ctx, again);
         ctx.expect(
           res.data?.register !== true || hasErrors(res.errors),
           'expected the duplicate e-mail to be refused, got register: true',
           res.exchange,
+        );
+        // A refusal that still wrote (an upsert reporting the duplicate afterwards) shows on the first account.
+        const back = await loginWorks(ctx, first);
+        if (!back)
+          ctx.fail(
+            'the duplicate register was refused, yet the account registered first no longer logs in with its own password',
+            res.exchange,
+          );
+        // Names as the first login gave them (how a target stores names is GQL-LOGIN-03's subject).
+        const names = (r: GraphQLResult | undefined) => {
+          const user = record(record(r?.data?.login)?.user_data);
+          return JSON.stringify([user?.firstname, user?.lastname]);
+        };
+        ctx.expect(
+          names(back) === names(ctx.state.loginRes),
+          `after the refused duplicate register, expected user_data names ${names(ctx.state.loginRes)} as at the first login, got ${names(back)}`,
+          res.exchange,
+          back.exchange,
         );
       },
     },
@@ -245,7 +282,7 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'GQL-REG-06',
-      title: 'register whose confirm differs from password is refused',
+      title: 'register whose confirm differs from password is refused, and no account is made',
       async run(ctx: C) {
         const account = freshAccount(ctx);
         const input = { ...customerInput(ctx, account, phoneForm(ctx) ?? 'string'), confirm: `${account.password}-other` };
@@ -255,6 +292,14 @@ export const authArea: AreaSpec<AuthState> = {
           'expected a refusal when confirm differs from password, got register: true',
           res.exchange,
         );
+        // A refusal that still wrote (the comparison below the insert) leaves an account that logs in.
+        const loggedIn = await loginWorks(ctx, account);
+        if (loggedIn)
+          ctx.fail(
+            'register whose confirm differs from password was refused, yet the account can log in with that password',
+            res.exchange,
+            loggedIn.exchange,
+          );
       },
     },
     {

@@ -5,6 +5,7 @@ import {
   type Account,
   accepted,
   expectSelection,
+  gql,
   login,
   newSession,
   op,
@@ -179,14 +180,16 @@ export const queriesArea: AreaSpec<QueriesState> = {
     },
     {
       id: 'GQL-ORD-02',
-      title: 'orders returns at most limit entries (limits 1 and 2, with and without the token)',
+      title: 'orders returns at most limit entries (limits 1 and 2, with and without the token; limit 1 also without start)',
       needs: ['a'],
       async run(ctx: C) {
         let seen = 0;
         const seeded = await seededToken(ctx);
-        for (const token of [...(seeded ? [seeded] : []), ctx.state.a!.token, undefined])
+        for (const token of [...(seeded ? [seeded] : []), ctx.state.a!.token, undefined]) {
+          const opts = token ? { token } : {};
+          let most = 0;
           for (const limit of [1, 2]) {
-            const res = await op(ctx, 'orders', { start: 0, limit }, token ? { token } : {});
+            const res = await op(ctx, 'orders', { start: 0, limit }, opts);
             const list = orderList(res);
             if (!list) {
               if (token)
@@ -197,12 +200,31 @@ export const queriesArea: AreaSpec<QueriesState> = {
               continue; // whether orders needs a token is not shown (NS-GQL-05)
             }
             seen = Math.max(seen, list.length);
+            most = Math.max(most, list.length);
             ctx.expect(
               list.length <= limit,
               `limit ${limit}: expected at most ${limit} entries, got ${list.length}`,
               res.exchange,
             );
           }
+          // start and limit are both optional Int: limit 1 alone pages too. Sent where a page of 2 held
+          // 2 entries, so that one too many shows; a refusal lists nothing, which keeps the bound.
+          if (most < 2) continue;
+          const alone = await gql(ctx).runText(
+            'query orders($limit: Int!) { orders(limit: $limit) { order_id } }',
+            { limit: 1 },
+            opts,
+          );
+          const list = orderList(alone);
+          if (!list)
+            ctx.note(`orders(limit: 1) without start was refused: ${refusal(alone, 'orders') ?? short(alone.data?.orders)}`);
+          else
+            ctx.expect(
+              list.length <= 1,
+              `orders(limit: 1) without start: expected at most 1 entry, got ${list.length}`,
+              alone.exchange,
+            );
+        }
         if (seen === 0)
           ctx.skip(
             'orders returned no entry to any caller (a new customer has none; set SFC_GQL_EMAIL and SFC_GQL_PASSWORD to a customer with orders), so the limit was only seen on empty lists',
