@@ -1,4 +1,5 @@
 import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
 import { provision } from '../accounts.js';
 import {
   ADDRESS_ERROR_KEYS,
@@ -186,10 +187,10 @@ export const addressBookArea: AreaSpec<AddressState> = {
     },
     {
       id: 'RR-ADDR-06',
-      title: 'address firstname and lastname: 32 accepted, 33 and empty refused',
+      title: 'address firstname and lastname: 32 accepted (by the add and by an edit), 33 and empty refused',
       needs: ['a', 'countryId', 'addr1'],
       run: async (ctx: C) => {
-        await acceptedAdd(ctx, 'add with 32-character names', { firstname: 'F'.repeat(32), lastname: 'L'.repeat(32) });
+        await acceptedAdd(ctx, 'add with 32-character names', { firstname: 'F'.repeat(32), lastname: 'L'.repeat(32) }, true);
         await refusedAdd(ctx, 'add with a 33-character firstname', ['error_firstname', 'firstname'], {
           firstname: 'F'.repeat(33),
         });
@@ -213,6 +214,39 @@ export const addressBookArea: AreaSpec<AddressState> = {
         delete body.zone_id;
         const ex = await add(ctx, body);
         expectRefused(ctx, ex, 'add without country_id', ['error_country', 'country_id', 'country']);
+      },
+    },
+    {
+      // The zone refusals were judged by their answer alone, so an add that files the address
+      // before it checks the region, and then answers error_zone, showed nowhere.
+      id: 'RR-PROP-01',
+      title: 'an add without a region (zone_id left out, or empty) for a country with zones is refused and files nothing',
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const left = addBody(ctx);
+        delete left.zone_id;
+        const sent: Array<[string, Record<string, unknown>]> = [
+          ['zone_id left out', left],
+          ['an empty zone_id', addBody(ctx, { zone_id: '' })],
+        ];
+        const refusals: Exchange[] = [];
+        for (const [how, body] of sent) {
+          const ex = await add(ctx, body);
+          expectRefused(ctx, ex, `add in country ${ctx.state.countryId} (it has zones) with ${how}`, [
+            'error_zone',
+            'zone_id',
+            'zone',
+          ]);
+          refusals.push(ex);
+        }
+        const { ex, addresses } = await list(ctx);
+        const filed = sent.filter(([, body]) => addresses.some((a) => a.address_1 === body.address_1)).map(([how]) => how);
+        ctx.expect(
+          filed.length === 0,
+          `the adds with ${filed.join(' and with ')} were refused, yet the list holds the address they sent: a refused add filed it`,
+          ...refusals,
+          ex,
+        );
       },
     },
     {

@@ -1,8 +1,10 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
 import {
   type Account,
   freshFields,
+  type LoginField,
   postLogin,
   postRegister,
   type Reading,
@@ -30,9 +32,28 @@ async function refused(
   names: string[],
   overrides: Partial<RegisterFields>,
   drop: (keyof RegisterFields)[] = [],
-): Promise<void> {
-  const ex = await postRegister(ctx, ctx.state.reading ?? 'sample', freshFields(ctx, overrides), drop);
+): Promise<{ ex: Exchange; fields: RegisterFields }> {
+  const fields = freshFields(ctx, overrides);
+  const ex = await postRegister(ctx, ctx.state.reading ?? 'sample', fields, drop);
   expectRefused(ctx, ex, what, names);
+  return { ex, fields };
+}
+
+/**
+ * A refused register stores no account: its credentials do not log in (by e-mail, and by username
+ * too in the table reading, AMB-RR-01). The refusal alone does not show that; a login does.
+ */
+async function storedNothing(ctx: C, what: string, refusal: { ex: Exchange; fields: RegisterFields }): Promise<void> {
+  const by: LoginField[] = ctx.state.reading === 'table' ? ['email', 'username'] : ['email'];
+  for (const field of by) {
+    const login = await postLogin(ctx, field, refusal.fields);
+    ctx.expect(
+      bodyOf(login)?.status !== true,
+      `${what} was refused, yet its ${field} and password log in: the refused register stored the account`,
+      refusal.ex,
+      login,
+    );
+  }
 }
 
 async function accepted(ctx: C, what: string, overrides: Partial<RegisterFields>): Promise<void> {
@@ -146,12 +167,16 @@ export const registrationArea: AreaSpec<RegistrationState> = {
       },
     },
     {
+      // The refusals were judged by their answer alone, so a module that stores the customer before
+      // it checks the agreement (and then answers error_agree) showed nowhere.
       id: 'RR-REG-09',
-      title: 'a register without agreement (agree 0) is refused',
+      title: 'a register without agreement (agree 0, or no agree) is refused and stores no account',
       needs: ['reading'],
       run: async (ctx: C) => {
-        await refused(ctx, 'register with agree 0', ['error_agree', 'agree'], { agree: 0 });
-        await refused(ctx, 'register without agree', ['error_agree', 'agree'], {}, ['agree']);
+        const zero = await refused(ctx, 'register with agree 0', ['error_agree', 'agree'], { agree: 0 });
+        const none = await refused(ctx, 'register without agree', ['error_agree', 'agree'], {}, ['agree']);
+        await storedNothing(ctx, 'register with agree 0', zero);
+        await storedNothing(ctx, 'register without agree', none);
       },
     },
     {
