@@ -336,6 +336,10 @@ export function matrixMarkdown(m: Matrix): string {
     `${m.detected} of ${m.total} faults detected (${(m.detectionRate * 100).toFixed(1)}%) in ${(m.wallMs / 1000).toFixed(0)} s, seed ${m.seed}, ${m.runs ?? "the suite's default"} runs per property.`,
     `Baseline without a fault (${m.baseline.interfaces.join(', ')}): ${m.baseline.verdict}; failing: ${m.baseline.failed.join(', ') || 'none'}.`,
     '',
+    // A reader took "conformant" beside a detected fault for a miss: the verdict counts MUSTs only.
+    "*level*: the strongest level among the newly failed requirements. *verdict*: the faulted run's verdict, which only a MUST",
+    'changes, so a fault detected through SHOULD requirements alone leaves it conformant.',
+    '',
     '| fault | interface | detected | level | expected failed | newly failed requirements | verdict | time |',
     '|---|---|---|---|---|---|---|---|',
   ];

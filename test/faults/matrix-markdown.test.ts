@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedCell } from '../../scripts/faults.js';
+import { expectedCell, type Matrix, matrixMarkdown } from '../../scripts/faults.js';
 
 describe('the fault matrix cell of the catalogued requirements', () => {
   it('lists the ones that failed', () => {
@@ -14,5 +14,46 @@ describe('the fault matrix cell of the catalogued requirements', () => {
 
   it('marks a fault none of whose named requirements failed', () => {
     expect(expectedCell({ expected: ['A-1', 'A-2'], expectedFailed: [], expectedMet: false })).toBe('**none of** A-1, A-2');
+  });
+});
+
+describe('the fault matrix legend', () => {
+  it('says that a fault detected through SHOULD requirements alone leaves the verdict conformant', () => {
+    const md = matrixMarkdown({
+      generatedAt: '2026-11-24T00:00:00Z',
+      seed: 1,
+      runs: undefined,
+      baseline: {
+        interfaces: ['rest-route'],
+        verdict: 'conformant',
+        failed: [],
+        levels: {},
+        suiteErrors: 0,
+        requests: 1,
+        ms: 1,
+      },
+      rows: [
+        {
+          id: 'RR-X',
+          interface: 'rest-route',
+          title: 'x',
+          detected: true,
+          newlyFailed: ['RR-LIST-03'],
+          expected: ['RR-LIST-03'],
+          expectedFailed: ['RR-LIST-03'],
+          expectedMet: true,
+          level: 'SHOULD',
+          verdict: 'conformant',
+          suiteErrors: 0,
+          ms: 1000,
+        },
+      ],
+      detected: 1,
+      total: 1,
+      detectionRate: 1,
+      wallMs: 1000,
+    } satisfies Matrix);
+    expect(md).toContain('a fault detected through SHOULD requirements alone leaves it conformant');
+    expect(md).toContain('| RR-X | rest-route | yes | SHOULD | RR-LIST-03 | RR-LIST-03 | conformant | 1.0 s |');
   });
 });
