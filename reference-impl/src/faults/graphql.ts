@@ -97,6 +97,29 @@ const trimmed = (v: unknown): string => (typeof v === 'string' ? v.trim() : type
 /** A string of digits beginning with 0: what an integer round trip (FILTER_VALIDATE_INT) refuses. */
 const leadingZero = (v: unknown) => typeof v === 'string' && /^0\d+$/.test(v.trim());
 
+/** Characters outside the Basic Multilingual Plane (4 bytes in UTF-8), which a 3-byte utf8 column cannot hold. */
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
+/** A string as MySQL's 3-byte utf8 column keeps it outside strict mode: cut at its first 4-byte character. */
+const utf8mb3 = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  const at = v.search(ASTRAL);
+  return at < 0 ? v : v.slice(0, at);
+};
+
+/** Per database: the subtotal (cents) of each customer's cart when its last addProductToCart answered. */
+const cachedSubtotals = new WeakMap<object, Map<number, number>>();
+function subtotalCache(ctx: AppContext): Map<number, number> {
+  let m = cachedSubtotals.get(ctx.db);
+  if (!m) {
+    m = new Map();
+    cachedSubtotals.set(ctx.db, m);
+  }
+  return m;
+}
+/** Requests -> their bearer customer, seen by `before` for `after` (the token is checked once). */
+const requestCustomer = new WeakMap<object, number>();
+const cents = (v: unknown) => (typeof v === 'number' ? Math.round(v * 100) : 0);
+
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
   {
@@ -499,6 +522,99 @@ export const graphqlFaults: Fault[] = [
       if (!has(req, 'register') || !isObject(input)) return;
       for (const field of ['telephone', 'postcode'])
         if (leadingZero(input[field])) input[field] = `${String(input[field]).trim()}?`;
+    },
+  },
+  {
+    id: 'GQL-NAME-ASTRAL-CUT',
+    iface: 'graphql',
+    // The customer table keeps OpenCart's utf8 (3-byte) collation and the connection runs outside
+    // strict mode: a firstname or lastname holding a character outside the BMP (an emoji, a CJK
+    // extension ideograph) is stored cut at that character, and login and customerByEmail return it cut.
+    before(req) {
+      const input = variables(req)?.input;
+      if (!has(req, 'register') || !isObject(input)) return;
+      for (const field of ['firstname', 'lastname']) input[field] = utf8mb3(input[field]);
+    },
+  },
+  {
+    id: 'GQL-EMAIL-LOWERCASED',
+    iface: 'graphql',
+    // register stores the e-mail through utf8_strtolower (as the platform's addCustomer does), while
+    // the vendor's login resolver compares it as sent and case-sensitively (email = BINARY ?): an
+    // account registered with capitals in its e-mail (a domain written Example.Test) never logs in
+    // with that e-mail.
+    before(req, ctx) {
+      const v = variables(req);
+      const input = v?.input;
+      if (has(req, 'register') && isObject(input) && typeof input.email === 'string') input.email = input.email.toLowerCase();
+      if (!has(req, 'login') || !v || typeof v.email !== 'string') return;
+      const exact = ctx.db.prepare('SELECT 1 FROM gql_customer WHERE email = ? COLLATE BINARY').get(v.email.trim());
+      if (!exact) v.email = `${v.email.trim()}.binary-mismatch.invalid`;
+    },
+  },
+  {
+    id: 'GQL-ORDERS-LAST-PAGE-FULL',
+    iface: 'graphql',
+    // The resolver "fills" a last page: when start + limit runs past the customer's orders, start is
+    // moved back to count - limit, so a partial last page comes back full, repeating entries of the
+    // page before it, and a start past the end repeats the last page.
+    async before(req, ctx) {
+      const v = variables(req);
+      if (!has(req, 'orders') || !v || typeof v.start !== 'number' || v.start <= 0) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me === undefined) return;
+      const limit = typeof v.limit === 'number' && v.limit > 0 ? Math.min(v.limit, 100) : 10;
+      const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM gql_order WHERE customer_id = ?').get(me) as { n: number };
+      if (v.start + limit > n) v.start = Math.max(0, n - limit);
+    },
+  },
+  {
+    id: 'GQL-COUPON-STALE-SUBTOTAL',
+    iface: 'graphql',
+    // addCoupon answers from the cart totals the last addProductToCart stored in the session (the
+    // vendor's cache of getTotals), which updateCartProduct and deleteCartProduct do not refresh: after
+    // a quantity change or a removed line, the Coupon result's subtotal, discount and total are the
+    // old cart's. emptyCart clears the session, so an emptied cart answers right.
+    async before(req, ctx) {
+      if (!has(req, 'addProductToCart') && !has(req, 'addCoupon') && !has(req, 'emptyCart')) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me !== undefined) requestCustomer.set(req.raw, me);
+    },
+    after(res, req, ctx) {
+      const me = requestCustomer.get(req.raw);
+      if (me === undefined || !clean(res)) return;
+      const cache = subtotalCache(ctx);
+      if (has(req, 'emptyCart')) cache.delete(me);
+      if (has(req, 'addProductToCart') && result(res, 'addProductToCart')) {
+        const items = cartSummary(ctx.db, me).items as Record<string, unknown>[];
+        cache.set(
+          me,
+          items.reduce((sum, l) => sum + cents(l.total), 0),
+        );
+      }
+      const r = result(res, 'addCoupon');
+      const stale = cache.get(me);
+      if (!r || !has(req, 'addCoupon') || stale === undefined) return;
+      const coupon = ctx.db
+        .prepare(
+          'SELECT k.type, k.discount FROM gql_cart_coupon cc JOIN gql_coupon k ON k.coupon_id = cc.coupon_id WHERE cc.customer_id = ?',
+        )
+        .get(me) as { type: string; discount: number } | undefined;
+      const off = !coupon
+        ? 0
+        : coupon.type === 'F'
+          ? Math.min(Math.round(coupon.discount * 100), stale)
+          : Math.round((stale * coupon.discount) / 100);
+      const discount = cents(r.coupon_discount) === 0 ? 0 : -off;
+      const total = (stale + discount + cents(r.tax)) / 100;
+      if ('subtotal' in r) r.subtotal = stale / 100;
+      if ('coupon_discount' in r) r.coupon_discount = discount / 100;
+      if ('total' in r) r.total = total;
+      if (Array.isArray(r.totals))
+        for (const t of r.totals)
+          if (isObject(t) && t.title === 'Sub-Total') t.value = stale / 100;
+          else if (isObject(t) && t.title === 'Total') t.value = total;
+          else if (isObject(t) && typeof t.title === 'string' && t.title.startsWith('Coupon')) t.value = discount / 100;
     },
   },
 ];

@@ -28,7 +28,13 @@ interface AuthState {
   account: Account;
   token: string;
   loginRes: GraphQLResult;
+  /** The account GQL-REG-01 registered, its e-mail's domain in capitals, when register returned true. */
+  capitals: Account;
 }
+
+/** The e-mail with its domain's labels capitalised (sfc-...@Example.Test): a valid address, prefix kept. */
+const capitalDomain = (email: string): string =>
+  email.replace(/@(.+)$/, (_, domain: string) => `@${domain.replace(/(^|\.)([a-z])/g, (m) => m.toUpperCase())}`);
 
 /** The login response when `account` can log in (after a refused register no account may exist), else undefined. */
 async function loginWorks(ctx: Ctx, account: Account): Promise<GraphQLResult | undefined> {
@@ -62,7 +68,11 @@ export const authArea: AreaSpec<AuthState> = {
       id: 'GQL-REG-01',
       title: 'register with every CustomerInput field returns register: true',
       async run(ctx: C) {
-        const res = await register(ctx, freshAccount(ctx));
+        // Capitals in the e-mail (its domain): GQL-LOGIN-01 logs this account in with the e-mail as sent.
+        const account = freshAccount(ctx);
+        account.email = capitalDomain(account.email);
+        const res = await register(ctx, account);
+        if (res.data?.register === true && !hasErrors(res.errors)) ctx.state.capitals = account;
         validateData(ctx, res, 'register');
         ctx.expect(
           res.data?.register === true,
@@ -100,9 +110,20 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'GQL-LOGIN-01',
-      title: 'login returns <vendor>_token and user_data {firstname, lastname, email}',
+      title:
+        'login returns <vendor>_token and user_data {firstname, lastname, email}, also for an account whose e-mail holds capitals',
       needs: ['loginRes'],
       async run(ctx: C) {
+        // The account GQL-REG-01 registered with capitals in its e-mail logs in with that e-mail as sent.
+        const capitals = ctx.state.capitals;
+        if (capitals) {
+          const works = await loginWorks(ctx, capitals);
+          ctx.expect(
+            works,
+            `login with ${JSON.stringify(capitals.email)}, the e-mail an account was registered with (register: true), returned no token`,
+            ...ctx.http.exchanges.slice(-1),
+          );
+        } else ctx.note('GQL-REG-01 registered no account: the login of an e-mail with capitals is not judged');
         validateData(ctx, ctx.state.loginRes!, 'login');
       },
     },

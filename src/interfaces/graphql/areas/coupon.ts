@@ -17,6 +17,7 @@ import {
   short,
   validateData,
 } from '../client.js';
+import { couponDue, couponOff } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
 
 /** addCoupon ("4. Endpoints", Coupon result in "2. Resources and their fields"). */
@@ -27,6 +28,8 @@ interface CouponState {
   applied: GraphQLResult;
   /** cart_id of the product's line, for the quantity change before GQL-COUP-05's summary. */
   line: string;
+  /** GQL-COUP-05's cart summary: the lines and prices the coupon is applied to again after a change. */
+  summary: Record<string, unknown>;
 }
 type C = CheckContext<CouponState>;
 
@@ -175,6 +178,7 @@ export const couponArea: AreaSpec<CouponState> = {
         } else ctx.note('no cart line was seen after adding the product: the summary follows the coupon directly');
         const res = await addToCart(ctx, ctx.state.token!, ctx.state.product!, 1);
         const summary = record(accepted(ctx, res, 'addProductToCart'));
+        if (summary) ctx.state.summary = summary;
         const discount = num(summary?.coupon_discount);
         ctx.expect(
           String(summary?.coupon_code) === ctx.state.code,
@@ -186,6 +190,55 @@ export const couponArea: AreaSpec<CouponState> = {
           `expected a negative coupon_discount, got ${short(summary?.coupon_discount)}`,
           res.exchange,
         );
+      },
+    },
+    {
+      id: 'GQL-STATE-01',
+      title:
+        'addCoupon after a quantity change answers the cart as changed: subtotal the sum of price x quantity, discount and total from it',
+      needs: ['applied', 'code', 'summary'],
+      async run(ctx: C) {
+        // The random sequences seldom change a quantity and apply the coupon next with nothing read
+        // between: a Coupon result taken from totals cached at the last add shows only there.
+        const lines = cartLines(ctx.state.summary).map((l) => ({
+          cartId: String(l.cart_id),
+          quantity: num(l.quantity),
+          price: num(l.price),
+        }));
+        const line = lines[0];
+        if (!line || lines.some((l) => l.quantity === undefined || l.price === undefined))
+          ctx.skip(`GQL-COUP-05's summary has no line, or one without a numeric quantity and price: ${short(lines)}`);
+        // One more unit: no product minimum can refuse it.
+        const quantity = (line.quantity as number) + 1;
+        const update = await op(ctx, 'updateCartProduct', { cart_id: line.cartId, quantity }, { token: ctx.state.token! });
+        const why = refusal(update, 'updateCartProduct');
+        if (why) ctx.skip(`updateCartProduct of own line ${line.cartId} to ${quantity} was refused (${why})`);
+        line.quantity = quantity;
+        const res = await op(ctx, 'addCoupon', { code: ctx.state.code! }, { token: ctx.state.token! });
+        const result = record(accepted(ctx, res, 'addCoupon'));
+        const want = lines.reduce((sum, l) => sum + (l.price as number) * (l.quantity as number), 0);
+        const [subtotal, discount, total, tax] = ['subtotal', 'coupon_discount', 'total', 'tax'].map((k) => num(result?.[k]));
+        const trail = [update.exchange, res.exchange];
+        ctx.expect(
+          subtotal !== undefined && Math.abs(subtotal - want) < 0.005,
+          `after updateCartProduct of line ${line.cartId} to ${quantity}, the cart holds ${short(lines)}: expected addCoupon's subtotal ${want}, got ${short(result?.subtotal)}`,
+          ...trail,
+        );
+        const off = couponOff(ctx.data('SFC_GQL_COUPON_OFF'));
+        if (off && discount !== undefined) {
+          const { due, slack } = couponDue(off, want);
+          ctx.expect(
+            Math.abs(discount - due) <= slack,
+            `expected coupon_discount ${due} on the subtotal ${want} (SFC_GQL_COUPON_OFF), got ${discount}`,
+            ...trail,
+          );
+        }
+        if (discount !== undefined && total !== undefined)
+          ctx.expect(
+            Math.abs(want + discount + (tax ?? 0) - total) < 0.005,
+            `expected total = ${want} + coupon_discount ${discount} + tax ${tax ?? 0}, got ${total}`,
+            ...trail,
+          );
       },
     },
     noSecretsCheck<CouponState>(),

@@ -234,7 +234,7 @@ export const queriesArea: AreaSpec<QueriesState> = {
     {
       id: 'GQL-ORD-03',
       title:
-        'start is an offset: (start 1, limit 1) is the second entry of (start 0, limit 2), and pages of 2 are slices of one window',
+        'start is an offset: (start 1, limit 1) is the second entry of (start 0, limit 2), pages of 2 are slices of one window, and the page after the window repeats none of it',
       needs: ['a'],
       async run(ctx: C) {
         const seeded = await seededToken(ctx);
@@ -267,6 +267,21 @@ export const queriesArea: AreaSpec<QueriesState> = {
               `expected orders(start ${start}, limit 2) to be entries ${start + 1}-${start + 2} of orders(start 0, limit 4) ${short(window)}: ${short(want)}, got ${short(page)}${page[0] !== undefined && page[0] === window[start * 2] ? ' (start read as a page number?)' : ''}`,
               wide.exchange,
               res.exchange,
+            );
+          }
+          // The page after the window, partial or past the end: an offset page shares no entry with
+          // the window. A resolver that fills a short last page (start moved back to count - limit)
+          // repeats entries of the window.
+          if (window.length > 0) {
+            const after = await op(ctx, 'orders', { start: window.length, limit: 4 }, opts);
+            const why = refusal(after, 'orders');
+            if (why) ctx.note(`orders(start ${window.length}, limit 4), the page after the window, was refused: ${why}`);
+            const repeated = (orderList(after) ?? []).map((o) => String(o.order_id)).filter((id) => window.includes(id));
+            ctx.expect(
+              repeated.length === 0,
+              `expected orders(start ${window.length}, limit 4) to hold no entry of orders(start 0, limit 4) ${short(window)}; it repeats ${short(repeated)} (a partial last page filled from the page before?)`,
+              wide.exchange,
+              after.exchange,
             );
           }
           return;
