@@ -202,6 +202,54 @@ async function partialBankSave(body: Record<string, unknown>, req: FaultRequest,
 /** PHP's addslashes, as WordPress applies it to $_POST (wp_magic_quotes) for a handler that forgets wp_unslash. */
 const addslashes = (v: string): string => v.replace(/[\\'"]/g, (c) => `\\${c}`);
 
+/**
+ * payout_details finding the payout by payout_id alone (the first row with that id, whoever owns it)
+ * and reading the commissions by that row's user_key: a member's payout id, asked with another
+ * account's token, answers that member's commissions where the caller has no such payout.
+ */
+function anyOwnerDetails(body: Record<string, unknown>, payoutId: unknown, ctx: AppContext): Record<string, unknown> | undefined {
+  // Only where the handler found no payout of the caller's: its own payouts are answered as before.
+  if (!failed(body) || body.message !== 'Payout not found.' || typeof payoutId !== 'string' || !/^\d+$/.test(payoutId))
+    return undefined;
+  const row = ctx.db.prepare('SELECT user_key FROM net_payouts WHERE payout_id = ? ORDER BY id LIMIT 1').get(Number(payoutId)) as
+    | { user_key: string }
+    | undefined;
+  if (!row) return undefined;
+  const of = (table: string) =>
+    (
+      ctx.db
+        .prepare(`SELECT * FROM net_${table} WHERE user_key = ? AND payout_id = ? ORDER BY id`)
+        .all(row.user_key, Number(payoutId)) as Row[]
+    ).map(commissionJson);
+  return {
+    status: true,
+    errors: [],
+    message: 'Payout details.',
+    user_key: row.user_key,
+    ref_commission: of('ref_commission'),
+    pair_commission: of('pair_commission'),
+    bonus_commission: of('bonus_commission'),
+    level_commission: of('level_commission'),
+  };
+}
+
+/**
+ * withdrawal_request validating the amount as a float and storing `(int)($amount * 100)` cents: an
+ * amount whose binary value lies a hair below its decimal (1.15 is 114.999... hundredths) loses a cent.
+ */
+function truncateLastWithdrawal(req: FaultRequest, user: { ID: number }, ctx: AppContext): void {
+  const v = bodyField(req.raw.body, 'amount').value;
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v.trim()) : Number.NaN;
+  if (!Number.isFinite(n)) return;
+  const row = ctx.db.prepare('SELECT id FROM net_withdrawals WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(user.ID) as
+    | { id: number }
+    | undefined;
+  if (row) ctx.db.prepare('UPDATE net_withdrawals SET amount = ? WHERE id = ?').run(Math.trunc(n * 100), row.id);
+}
+
+/** A utf8 (three-byte) MySQL column behind a utf8mb4 connection: each character outside the BMP is stored as "?". */
+const threeByteUtf8 = (v: string): string => v.replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -419,6 +467,53 @@ export const networkFaults: Fault[] = [
     iface: 'rest-v1-network',
     async after(res, req, ctx) {
       if (req.endpoint === '/bank_details_save' && failed(res.body)) await partialBankSave(res.body, req, ctx);
+    },
+  },
+  {
+    id: 'NET-PAYOUT-DETAILS-ANY-OWNER',
+    iface: 'rest-v1-network',
+    after(res, req, ctx) {
+      const details =
+        req.endpoint === '/payout_details'
+          ? anyOwnerDetails(res.body as Record<string, unknown>, req.query.payout_id, ctx)
+          : undefined;
+      if (details) {
+        res.status = 200;
+        res.body = details;
+      }
+    },
+  },
+  {
+    id: 'NET-WD-CENTS-TRUNCATED',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (req.endpoint !== '/withdrawal_request' || !isObject(res.body) || res.body.status !== true) return;
+      const user = await callerOf(req, ctx);
+      if (user) truncateLastWithdrawal(req, user, ctx);
+    },
+  },
+  {
+    id: 'NET-BANK-ASTRAL-QUESTION-MARK',
+    iface: 'rest-v1-network',
+    before(req) {
+      const body = req.raw.body;
+      if (req.endpoint !== '/bank_details_save' || !isObject(body)) return;
+      for (const [k, v] of Object.entries(body)) if (typeof v === 'string') body[k] = threeByteUtf8(v);
+    },
+  },
+  {
+    id: 'NET-LOGIN-USERNAME-LOWERCASE',
+    iface: 'rest-v1-network',
+    // login's own validator is /^[a-z0-9]+$/ where register's takes capitals: a valid username with one is refused.
+    after(res, req) {
+      const name = bodyField(req.raw.body, 'username').value;
+      if (req.endpoint !== '/auth/login' || typeof name !== 'string' || !/^[A-Za-z0-9]+$/.test(name.trim())) return;
+      if (!/[A-Z]/.test(name)) return;
+      res.body = {
+        status: false,
+        errors: { username: 'username may contain lowercase letters and digits only.' },
+        message: 'Please correct the errors.',
+      };
     },
   },
 ];

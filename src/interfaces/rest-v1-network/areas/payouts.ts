@@ -10,6 +10,8 @@ interface PayoutState {
   root: Account;
   list: Call;
   payouts: Json[];
+  /** A new account of this run, without payouts: reads SFC_NET_USERNAME's payout ids (NET-PAY-06, NET-SEC-05). */
+  other: Account;
 }
 
 type Ctx = CheckContext<PayoutState>;
@@ -200,12 +202,35 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       },
     },
     {
+      id: 'NET-PAY-06',
+      title:
+        "payout_details of SFC_NET_USERNAME's first payout id, asked with a new account's token (none of its payouts has it): refused",
+      needs: ['payouts'],
+      async run(ctx: Ctx) {
+        // An id another member's payout carries, not only one nobody's does: payout_details must
+        // look the payout up among the holder's own, as the lists do.
+        const id = firstPayoutId(ctx);
+        ctx.state.other = await anchorAccount(ctx);
+        const token = ctx.state.other.token;
+        const own = await net(ctx).get('/payout_list', { token });
+        succeeded(ctx, own, 'payout_list of a new account');
+        if (listOf(ctx, own, 'payout').some((p) => String(p.payout_id) === id))
+          ctx.skip(`the new account lists a payout ${id} of its own`);
+        const call = await net(ctx).get('/payout_details', { token, query: { payout_id: id } });
+        refused(
+          ctx,
+          call,
+          `payout_details of payout ${id} (SFC_NET_USERNAME's) with the token of a new account, which lists no such payout`,
+        );
+      },
+    },
+    {
       id: 'NET-SEC-05',
       title: "another account's token gets none of the commissions of SFC_NET_USERNAME's payout",
       needs: ['payouts'],
       async run(ctx: Ctx) {
         const id = firstPayoutId(ctx);
-        const other = await anchorAccount(ctx);
+        const other = ctx.state.other ?? (await anchorAccount(ctx));
         const call = await net(ctx).get('/payout_details', { token: other.token, query: { payout_id: id } });
         const leaked = COMMISSIONS.flatMap((k) => (Array.isArray(call.body[k]) ? (call.body[k] as unknown[]) : []));
         ctx.expect(
