@@ -46,6 +46,33 @@ const notAgreed = (v: unknown): boolean =>
   v === 0 ||
   (typeof v === 'string' && ['0', 'false', 'off', 'no', ''].includes(v.trim().toLowerCase()));
 
+/** Characters outside the Basic Multilingual Plane: four bytes in UTF-8, which a 3-byte utf8 column cannot hold. */
+const NON_BMP = /[\u{10000}-\u{10FFFF}]/gu;
+
+/** The address fields of rows 7 and 9 that are stored as text. */
+const ADDRESS_TEXT_FIELDS = [
+  'firstname',
+  'first_name',
+  'lastname',
+  'last_name',
+  'company',
+  'address_1',
+  'address_2',
+  'city',
+  'postcode',
+];
+
+/** Whether a request is a POST of address/add or address/edit whose body is a JSON object. */
+const addressWrite = (
+  req: FaultRequest,
+  which: 'add' | 'edit' | 'both',
+): req is FaultRequest & { raw: { body: Record<string, unknown> } } =>
+  req.method === 'POST' &&
+  (which === 'both'
+    ? req.endpoint === 'account/address/add' || req.endpoint === 'account/address/edit'
+    : req.endpoint === `account/address/${which}`) &&
+  isObject(req.raw.body);
+
 /** Requests a fault let past one rule so that the handler writes: the error_* key the answer must still carry. */
 const FORCED = new WeakMap<object, string>();
 /** RR-PASSWORD-UPDATE-NEEDS-RESET: the hash and salt an update without a pending code must leave in place. */
@@ -413,6 +440,78 @@ export const restRouteFaults: Fault[] = [
         // The handler counts characters of the trimmed value: one past the limit is its refusal.
         if (typeof v === 'string' && [...v.trim()].length === 128) body[key] = 'x'.repeat(129);
       }
+    },
+  },
+  {
+    id: 'RR-ADDRESS-NON-BMP-MANGLED',
+    iface: 'rest-route',
+    // The address table and the connection are utf8 (3 bytes), not utf8mb4: a character outside
+    // the BMP (an emoji, a supplementary CJK letter) is stored as "?" by the add and the edit, which
+    // answer success; the list shows "?" where the client sent the character.
+    before(req) {
+      if (!addressWrite(req, 'both')) return;
+      const body = req.raw.body;
+      for (const key of ADDRESS_TEXT_FIELDS) {
+        const v = body[key];
+        if (typeof v === 'string') body[key] = v.replace(NON_BMP, '?');
+      }
+    },
+  },
+  {
+    id: 'RR-ADDRESS-EDIT-EMPTY-KEPT',
+    iface: 'rest-route',
+    // The edit builds its UPDATE from the non-empty fields only (if (!empty($data[...]))): an edit
+    // that empties the optional company or address_2 answers success, yet the old value stays.
+    before(req, ctx) {
+      if (!addressWrite(req, 'edit')) return;
+      const body = req.raw.body;
+      const id = Number(req.query.address_id ?? body.address_id);
+      const stored = Number.isSafeInteger(id)
+        ? (ctx.db.prepare('SELECT company, address_2 FROM rr_address WHERE address_id = ?').get(id) as
+            | { company: string; address_2: string }
+            | undefined)
+        : undefined;
+      if (!stored) return;
+      if (blank(body.company)) body.company = stored.company;
+      if (blank(body.address_2)) body.address_2 = stored.address_2;
+    },
+  },
+  {
+    id: 'RR-ADDRESS-EDIT-POSTCODE-UNBOUNDED',
+    iface: 'rest-route',
+    // The edit's own validator checks the postcode's minimum only, and the VARCHAR(10) column cuts
+    // the rest (MySQL, non-strict): an edit with a postcode over 10 characters answers success and
+    // stores its first 10. The add's validator has both bounds.
+    before(req) {
+      if (!addressWrite(req, 'edit')) return;
+      const body = req.raw.body;
+      const v = body.postcode;
+      // The handler counts characters of the trimmed value.
+      if (typeof v === 'string' && [...v.trim()].length > 10) body.postcode = [...v.trim()].slice(0, 10).join('');
+    },
+  },
+  {
+    id: 'RR-SEARCH-FIRST-PAGE-ONLY',
+    iface: 'rest-route',
+    // The search path reads the first page of the store's listing (the store's product limit, 10,
+    // in the default order) and filters it by the word in PHP: a product past the tenth is listed
+    // without a search, yet no search finds it, not even by a word of its own name.
+    after(res, req, ctx) {
+      const d = data(res);
+      const search = req.query.search ?? req.query.filter_name;
+      if (req.endpoint !== 'product/listing' || typeof search !== 'string' || search.trim() === '') return;
+      if (!Array.isArray(d?.products)) return;
+      const category = req.query.category_ids ?? req.query.category_id ?? req.query.path;
+      const named = typeof category === 'string' && /^\d{1,15}$/.test(category.trim()) ? Number(category) : undefined;
+      const firstPage = ctx.db
+        .prepare(
+          `SELECT p.product_id FROM rr_product p WHERE p.status = 1
+             AND (? IS NULL OR EXISTS (SELECT 1 FROM rr_product_category pc WHERE pc.product_id = p.product_id AND pc.category_id = ?))
+           ORDER BY p.sort_order, p.name LIMIT 10`,
+        )
+        .all(named ?? null, named ?? null) as Array<{ product_id: number }>;
+      const ids = new Set(firstPage.map((r) => String(r.product_id)));
+      d.products = d.products.filter((p) => isObject(p) && ids.has(String(p.product_id)));
     },
   },
 ];

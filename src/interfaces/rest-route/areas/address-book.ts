@@ -114,6 +114,39 @@ export const addressBookArea: AreaSpec<AddressState> = {
       },
     },
     {
+      // Every address the checks sent was ASCII, so a store that keeps 3-byte UTF-8 only (a
+      // character outside the BMP saved as "?") showed nowhere. One code point each, precomposed,
+      // so every field stays inside its limit under any counting of characters or bytes.
+      id: 'RR-ADDR-05',
+      title: 'an address with characters outside the BMP and accented letters is listed with the fields sent',
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const sent = addBody(ctx, {
+          firstname: 'Zo\u00eb \u{1F33B}',
+          lastname: '\u00d8rsted \u{1D11E}',
+          company: 'Caf\u00e9 \u{1F375} Ltd',
+          address_1: `${ctx.names.label('street').slice(0, 40)} \u{1F3E0}`,
+          address_2: '\u{20BB7} Floor 2',
+          city: 'K\u00f6ln \u{1F30D}',
+        });
+        const ex = await add(ctx, sent);
+        expectAccepted(ctx, ex, 'add with characters outside the BMP');
+        const id = idOf(ex);
+        if (!id) return;
+        const { ex: lex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === id);
+        ctx.expect(found, `address ${id} is not in the list`, ex, lex);
+        const wrong = ['firstname', 'lastname', 'company', 'address_1', 'address_2', 'city'].filter((k) => found[k] !== sent[k]);
+        ctx.expect(
+          wrong.length === 0,
+          `address ${id} lists ${wrong.map((k) => `${k} ${JSON.stringify(found[k])}`).join(', ')}; sent ${wrong.map((k) => JSON.stringify(sent[k])).join(', ')}`,
+          ex,
+          lex,
+        );
+        await del(ctx, id);
+      },
+    },
+    {
       id: 'RR-ADDR-18',
       title: 'the address field is the full address, holding address_1 and city',
       needs: ['addr1', 'sent1'],
@@ -360,6 +393,31 @@ export const addressBookArea: AreaSpec<AddressState> = {
           lex,
         );
         ctx.state.edited2 = { address_1: '2 Edited Road', city };
+      },
+    },
+    {
+      // Every edit sent company and address_2 filled in, so an edit that keeps an optional field it
+      // was sent empty (an UPDATE of the non-empty fields only) showed nowhere.
+      id: 'RR-ADDR-13',
+      title: 'an edit that sends company and address_2 empty empties them in the list',
+      needs: ['addr2', 'edited2'],
+      run: async (ctx: C) => {
+        const ex = await call(ctx, 'POST', ROUTES.addressEdit, {
+          session: session(ctx),
+          query: { address_id: ctx.state.addr2 },
+          json: addBody(ctx, { ...ctx.state.edited2, company: '', address_2: '' }),
+        });
+        expectAccepted(ctx, ex, `edit of address ${ctx.state.addr2} with company and address_2 empty`);
+        const { ex: lex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr2);
+        ctx.expect(found, `address ${ctx.state.addr2} is not in the list`, ex, lex);
+        const kept = ['company', 'address_2'].filter((k) => String(found[k] ?? '') !== '');
+        ctx.expect(
+          kept.length === 0,
+          `address ${ctx.state.addr2} was edited with ${kept.join(' and ')} empty and the edit succeeded; the list still shows ${kept.map((k) => `${k} ${JSON.stringify(found[k])}`).join(', ')}`,
+          ex,
+          lex,
+        );
       },
     },
     {

@@ -166,6 +166,34 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // The search above looks for the first listed product, so a search that filters only the
+      // first page of the catalog (a store's product limit) and misses every later product showed nowhere.
+      id: 'RR-LIST-03',
+      title: 'search finds the last listed product with a name word by that word too',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const products = ctx.state.products ?? [];
+        const pick = products
+          .map((p) => ({
+            p,
+            word: String(p.name ?? '')
+              .match(/[A-Za-z0-9]{3,}/g)
+              ?.sort((a, b) => b.length - a.length)[0],
+          }))
+          .reverse()
+          .find((x) => x.word);
+        if (!pick?.word) ctx.skip('no listed product has a name word of 3 or more letters to search for');
+        if (products.length < 2 || pick.p === products[0])
+          ctx.skip('the listing holds one product with a name word: the search above covers it');
+        const { ex, products: found } = await listing(ctx, { search: pick.word });
+        ctx.expect(
+          found.some((p) => String(p.product_id) === String(pick.p.product_id)),
+          `search ${JSON.stringify(pick.word)} does not return product ${pick.p.product_id} (${pick.p.name}), listed at ${products.indexOf(pick.p) + 1} of ${products.length} without a search`,
+          ex,
+        );
+      },
+    },
+    {
       // Row 16 gives the listing both filters. Every other check sends one at a time, so a listing
       // that drops search whenever a category is named showed nowhere.
       id: 'RR-LIST-03',
