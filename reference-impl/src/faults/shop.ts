@@ -64,6 +64,9 @@ async function hs256Tokens(body: unknown, ctx: AppContext): Promise<void> {
   if (isObject(body) && typeof body[key] === 'string') body[key] = await hs256Of(body[key]);
 }
 
+/** Characters outside the Basic Multilingual Plane (4 bytes in UTF-8): what a utf8mb3 column cannot hold. */
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/gu;
+
 /** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
 export const shopFaults: Fault[] = [
   { id: 'SHOP-QTY-ZERO-KEPT', iface: 'rest-v1-shop', inHandler: 'reference-impl/src/shop/cart.ts' },
@@ -360,6 +363,66 @@ export const shopFaults: Fault[] = [
       );
       for (const l of lines)
         item.run(orderId, l.product_id, l.name, l.quantity, l.unit_cents * l.quantity, l.unit_cents * l.quantity);
+    },
+  },
+  {
+    id: 'SHOP-NAME-ASTRAL-STRIPPED',
+    iface: 'rest-v1-shop',
+    // The user meta table is utf8 (utf8mb3): wpdb strips what its columns cannot store, so a character outside the
+    // BMP (an emoji) leaves first_name and last_name while the register answers success.
+    before(req) {
+      if (req.endpoint !== '/auth/register') return;
+      for (const name of ['first_name', 'last_name']) {
+        const field = bodyField(req.raw.body, name);
+        if (typeof field.value === 'string') field.set(field.value.replace(ASTRAL, ''));
+      }
+    },
+  },
+  {
+    id: 'SHOP-ORDER-ITEMS-LAST-LINE',
+    iface: 'rest-v1-shop',
+    // The summary's items is assigned inside the loop over the order's lines ($items = [[...]] instead of
+    // $items[] = [...]): an order of several lines lists its last line only.
+    after(res, req) {
+      if (req.endpoint !== '/orders' && req.endpoint !== '/order/create') return;
+      eachObject(isObject(res.body) ? res.body.data : undefined, (o) => {
+        if ('order_id' in o && Array.isArray(o.items) && o.items.length > 1) o.items = o.items.slice(-1);
+      });
+    },
+  },
+  {
+    id: 'SHOP-COUPONS-FIRST-ONLY',
+    iface: 'rest-v1-shop',
+    // GET /cart reads coupons[] as one code ($coupons[0]): a second code is neither applied nor reported.
+    before(req) {
+      if (!isCart(req)) return;
+      for (const [name, value] of Object.entries(req.query)) {
+        if (!/^coupons(\[\d*\])?$/.test(name)) continue;
+        if (Array.isArray(value)) req.query[name] = value[0];
+        else if (typeof value === 'string') req.query[name] = value.split(',')[0];
+      }
+    },
+  },
+  {
+    id: 'SHOP-UPDATE-ANY-CART',
+    iface: 'rest-v1-shop',
+    // update-quantities sets the line by its key alone (no owner condition, which remove-item has): the key of another
+    // account's line changes that account's cart and is answered as updated.
+    async after(res, req, ctx) {
+      if (req.endpoint !== '/cart/update-quantities' || !failed(res.body) || !isObject(res.body.errors)) return;
+      const cartData = bodyOf(req.raw).body.cart_data;
+      if (!isObject(cartData)) return;
+      const entries = Object.entries(cartData);
+      const keys = Object.keys(res.body.errors);
+      if (entries.length === 0 || keys.length !== entries.length) return;
+      const owned = ctx.db.prepare('SELECT 1 FROM shop_cart_items WHERE item_key = ?');
+      const changes = entries.map(([key, raw]) => ({ key, quantity: /^\d{1,6}$/.test(String(raw)) ? Number(raw) : -1 }));
+      if (changes.some((c) => c.quantity < 0 || !keys.includes(c.key) || !owned.get(c.key))) return;
+      for (const c of changes)
+        if (c.quantity === 0) ctx.db.prepare('DELETE FROM shop_cart_items WHERE item_key = ?').run(c.key);
+        else ctx.db.prepare('UPDATE shop_cart_items SET quantity = ? WHERE item_key = ?').run(c.quantity, c.key);
+      res.status = 200;
+      res.body = { ...res.body, status: true, errors: [], message: 'Cart updated.' };
     },
   },
 ];

@@ -82,11 +82,12 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'SHOP-AUTH-01',
-      title: 'register a fresh account with accented names: status true, <vendor>_token and user',
+      title: 'register a fresh account with accented names and an emoji: status true, <vendor>_token and user',
       run: async (ctx: C) => {
         // first_name and last_name are strings with no stated alphabet: non-ASCII letters, so a target that
-        // stores them sanitized (accents removed, bytes mangled) is seen when login answers them (SHOP-AUTH-03).
-        const names = { first_name: 'Zoë', last_name: `${ctx.names.label('last')}-Ødegård-Müller` };
+        // stores them sanitized (accents removed, bytes mangled) is seen when login answers them (SHOP-AUTH-03);
+        // an emoji outside the BMP (4 bytes in UTF-8), which a utf8mb3 column strips or turns into "?".
+        const names = { first_name: 'Zoë\u{1F33B}', last_name: `${ctx.names.label('last')}-Ødegård-Müller` };
         await register(ctx, names, ({ account, body, ex }) => {
           ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing', ex);
           ctx.state.registerEx = ex;

@@ -470,6 +470,45 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      // The sibling of the check above: update-quantities must find the key in the token's cart too. A target that
+      // sets the line by key alone answers success and changes the other account's quantity.
+      id: 'SHOP-CART-17',
+      title: "update-quantities with the key of another account's line: errors keyed by that key, the line keeps its quantity",
+      needs: ['account', 'product'],
+      run: async (ctx: C) => {
+        const other = ctx.state.other!.token;
+        const productId = ctx.state.product!.id;
+        // The line the check above added to the other cart, added again if that check removed it or did not run.
+        const lineOf = async () => {
+          const ex = await getCart(ctx, other);
+          const body = tryJson(ex);
+          return { ex, line: body?.status === true ? itemOf(body.data as CartData, productId) : undefined };
+        };
+        let found = await lineOf();
+        if (!found.line) {
+          const add = await addItem(ctx, other, productId, 1);
+          if (tryJson(add)?.status !== true)
+            ctx.skip(`the second account could not add product ${productId} to its cart: "${String(tryJson(add)?.message)}"`);
+          found = await lineOf();
+        }
+        const line = found.line;
+        ctx.expect(line, `product ${productId} added by the second account is not in its cart`, found.ex);
+        const want = Number(line.quantity) + 3;
+        const ex = await updateQuantities(ctx, ctx.state.account!.token, { [line.key]: want });
+        const body = envelope(ctx, ex, 'cart-update-quantities');
+        const after = await getCart(ctx, other);
+        const cart = envelope(ctx, after, 'cart');
+        const now = cart.status === true ? (cart.data as CartData).cart_items.find((i) => i.key === line.key) : undefined;
+        expectFieldError(ctx, ex, body, line.key, "update-quantities with the key of another account's line");
+        ctx.expect(
+          now && Number(now.quantity) === Number(line.quantity),
+          `update-quantities to ${want} with another account's key was refused, yet that account's line now shows ${now ? `quantity ${now.quantity}` : 'nothing (gone)'} (was ${line.quantity})`,
+          ex,
+          after,
+        );
+      },
+    },
+    {
       id: 'SHOP-CART-16',
       title: 'update-quantities to 0 removes the item; the emptied cart reports count 0',
       needs: ['key'],

@@ -210,6 +210,32 @@ export const couponsArea: AreaSpec<CouponState> = {
       },
     },
     {
+      id: 'SHOP-COUP-03',
+      title: 'coupons[] with a code, then an unknown one: coupon_errors keyed by the unknown code, the second sent',
+      needs: ['plain'],
+      run: async (ctx: C) => {
+        // coupons[] is repeated: a target that reads its first value only never sees a code sent second. The valid
+        // code first when there is one (a customer's typo beside a good code), else another unknown code.
+        const unknown = `nosuch${ctx.names.username()}`;
+        const first = ctx.data('SFC_SHOP_COUPON') || `nosuch${ctx.names.username()}`;
+        const ex = await getCart(ctx, ctx.state.account!.token, [first, unknown]);
+        const body = envelope(ctx, ex, 'cart');
+        // coupon_status of a mix of a valid and an unknown code is not stated: only the unknown code's entry is judged.
+        const k = entry(body.coupon_errors, unknown);
+        ctx.expect(
+          k,
+          `coupons[]=${first}&coupons[]=${unknown}: coupon_errors should be keyed "${unknown}", got ${JSON.stringify(body.coupon_errors)}`,
+          ex,
+        );
+        const msg = (body.coupon_errors as Record<string, unknown>)[k];
+        ctx.expect(
+          typeof msg === 'string' && msg !== '',
+          `coupon_errors.${k} should be a message, got ${JSON.stringify(msg)}`,
+          ex,
+        );
+      },
+    },
+    {
       // Found by mutation testing: carts whose line totals did not carry the discount (or carried it
       // twice, or lost a rounding cent) survived the suite.
       id: 'SHOP-COUP-05',

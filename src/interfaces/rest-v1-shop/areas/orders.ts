@@ -29,6 +29,8 @@ interface OrderSummary {
 interface OrderState {
   account: Account;
   product: ProductSummary;
+  /** A second product in the first order's cart: the order then has two lines. */
+  second: ProductSummary;
   createEx: Exchange;
   createBody: Envelope;
   orders: OrderSummary[];
@@ -41,6 +43,8 @@ type C = CheckContext<OrderState>;
 const COUNTRY = 'US';
 /** Units of the product in the first order: more than one, so an order that lists each item once (quantity 1) shows. */
 const ORDER_QTY = 2;
+/** Units of the second product in the first order: an order of two lines, so a list that keeps one line shows. */
+const SECOND_QTY = 3;
 /** The required body fields of POST /order/create (B. Shop variant) besides first_name (SHOP-ORD-06). */
 const OTHER_REQUIRED = [
   'last_name',
@@ -150,6 +154,15 @@ export const ordersArea: AreaSpec<OrderState> = {
       run: async (ctx: C) => {
         emptyCartOnTeardown(ctx, ctx.state.account!.token);
         ctx.state.product = (await addPurchasable(ctx, ctx.state.account!.token, ORDER_QTY)).product;
+      },
+    },
+    {
+      id: 'SHOP-CART-01',
+      title: `put a second product in the cart (quantity ${SECOND_QTY})`,
+      needs: ['product'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        ctx.state.second = (await addPurchasable(ctx, token, SECOND_QTY, [ctx.state.product!.id])).product;
       },
     },
     {
@@ -266,20 +279,25 @@ export const ordersArea: AreaSpec<OrderState> = {
     },
     {
       id: 'SHOP-ORD-05',
-      title: 'the order created is listed with its payment method, billing country and item with its quantity',
+      title: 'the order created is listed with its payment method, billing country and each line with its quantity',
       needs: ['orders', 'product'],
       run: async (ctx: C) => {
         const method = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
         const orders = ctx.state.orders!;
+        // Every line of the cart ordered, the second one too when it could be added (an order of two lines).
+        const lines: [ProductSummary, number][] = [[ctx.state.product!, ORDER_QTY]];
+        if (ctx.state.second) lines.push([ctx.state.second, SECOND_QTY]);
+        else ctx.note('no second product could be added to the cart: the order is judged on its one line');
         const found = orders.find(
           (o) =>
             o.payment_method === method &&
             o.billing_country === COUNTRY &&
-            o.items.some((i) => i.item_name === ctx.state.product!.name && Number(i.quantity) === ORDER_QTY),
+            lines.every(([p, q]) => o.items.some((i) => i.item_name === p.name && Number(i.quantity) === q)),
         );
         ctx.expect(
           found,
-          `GET /orders of a new account lists ${orders.length} order(s), none with payment_method ${method}, billing_country ${COUNTRY} and ${ORDER_QTY} x "${ctx.state.product!.name}"`,
+          `GET /orders of a new account lists ${orders.length} order(s) (items ${orders.map((o) => JSON.stringify(o.items)).join('; ')}), none with payment_method ${method}, billing_country ${COUNTRY} and ${lines.map(([p, q]) => `${q} x "${p.name}"`).join(' and ')}`,
+          ctx.state.ordersEx!,
         );
         ctx.state.mine = orders.map((o) => o.order_id);
       },
