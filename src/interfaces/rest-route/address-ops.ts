@@ -58,13 +58,20 @@ export async function list(ctx: C, who: 'a' | 'b' = 'a'): Promise<{ ex: Exchange
   return { ex, addresses };
 }
 
-/** The area's first address (addr1) as GET address lists it; a check fails when it is not listed. */
-export async function listedAddr1(ctx: C): Promise<{ ex: Exchange; found: Record<string, unknown> }> {
+/** Address `id` as GET address lists it; a check fails when it is not listed (`evidence`: what led there). */
+export async function listedAddress(
+  ctx: C,
+  id: string | undefined,
+  ...evidence: Exchange[]
+): Promise<{ ex: Exchange; found: Record<string, unknown> }> {
   const { ex, addresses } = await list(ctx);
-  const found = addresses.find((a) => String(a.address_id) === ctx.state.addr1);
-  ctx.expect(found, `address ${ctx.state.addr1} is not in the list`, ex);
+  const found = addresses.find((a) => String(a.address_id) === id);
+  ctx.expect(found, `address ${id} is not in the list`, ...evidence, ex);
   return { ex, found };
 }
+
+/** The area's first address (addr1) as GET address lists it. */
+export const listedAddr1 = (ctx: C) => listedAddress(ctx, ctx.state.addr1);
 
 export async function add(ctx: C, body: Record<string, unknown>): Promise<Exchange> {
   const ex = await call(ctx, 'POST', ROUTES.addressAdd, { session: session(ctx), json: body });
@@ -97,8 +104,7 @@ export async function acceptedAdd(
   ctx: C,
   what: string,
   overrides: Record<string, unknown>,
-  edit = false,
-  refused?: RefusedEdit,
+  { edit = false, refused }: { edit?: boolean; refused?: RefusedEdit } = {},
 ): Promise<void> {
   const ex = await add(ctx, addBody(ctx, overrides));
   expectAccepted(ctx, ex, what);
@@ -124,13 +130,21 @@ export function limitCheck(id: string, field: string, errorKey: string, min: num
     needs: ['a', 'countryId', 'addr1'] as (keyof AddressState)[],
     run: async (ctx: C) => {
       const names = [errorKey, field];
-      await acceptedAdd(ctx, `add with a ${min}-character ${field}`, { [field]: 'a'.repeat(min) }, true);
+      await acceptedAdd(ctx, `add with a ${min}-character ${field}`, { [field]: 'a'.repeat(min) }, { edit: true });
       // The edit has the add's limits too (row 9), and no other check sent it a field past one.
-      await acceptedAdd(ctx, `add with a ${max}-character ${field}`, { [field]: 'a'.repeat(max) }, true, {
-        what: `edit of the added address to a ${max + 1}-character ${field}`,
-        overrides: { [field]: 'a'.repeat(max + 1) },
-        names,
-      });
+      await acceptedAdd(
+        ctx,
+        `add with a ${max}-character ${field}`,
+        { [field]: 'a'.repeat(max) },
+        {
+          edit: true,
+          refused: {
+            what: `edit of the added address to a ${max + 1}-character ${field}`,
+            overrides: { [field]: 'a'.repeat(max + 1) },
+            names,
+          },
+        },
+      );
       if (min > 0) await refusedAdd(ctx, `add with a ${min - 1}-character ${field}`, names, { [field]: 'a'.repeat(min - 1) });
       await refusedAdd(ctx, `add with a ${max + 1}-character ${field}`, names, { [field]: 'a'.repeat(max + 1) });
     },

@@ -14,6 +14,7 @@ import {
   limitProperty,
   list,
   listedAddr1,
+  listedAddress,
   refusedAdd,
   session,
 } from '../address-ops.js';
@@ -133,9 +134,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
         expectAccepted(ctx, ex, 'add with characters outside the BMP');
         const id = idOf(ex);
         if (!id) return;
-        const { ex: lex, addresses } = await list(ctx);
-        const found = addresses.find((a) => String(a.address_id) === id);
-        ctx.expect(found, `address ${id} is not in the list`, ex, lex);
+        const { ex: lex, found } = await listedAddress(ctx, id, ex);
         const wrong = ['firstname', 'lastname', 'company', 'address_1', 'address_2', 'city'].filter((k) => found[k] !== sent[k]);
         ctx.expect(
           wrong.length === 0,
@@ -223,7 +222,12 @@ export const addressBookArea: AreaSpec<AddressState> = {
       title: 'address firstname and lastname: 32 accepted (by the add and by an edit), 33 and empty refused',
       needs: ['a', 'countryId', 'addr1'],
       run: async (ctx: C) => {
-        await acceptedAdd(ctx, 'add with 32-character names', { firstname: 'F'.repeat(32), lastname: 'L'.repeat(32) }, true);
+        await acceptedAdd(
+          ctx,
+          'add with 32-character names',
+          { firstname: 'F'.repeat(32), lastname: 'L'.repeat(32) },
+          { edit: true },
+        );
         await refusedAdd(ctx, 'add with a 33-character firstname', ['error_firstname', 'firstname'], {
           firstname: 'F'.repeat(33),
         });
@@ -408,9 +412,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
           json: addBody(ctx, { ...ctx.state.edited2, company: '', address_2: '' }),
         });
         expectAccepted(ctx, ex, `edit of address ${ctx.state.addr2} with company and address_2 empty`);
-        const { ex: lex, addresses } = await list(ctx);
-        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr2);
-        ctx.expect(found, `address ${ctx.state.addr2} is not in the list`, ex, lex);
+        const { ex: lex, found } = await listedAddress(ctx, ctx.state.addr2, ex);
         const kept = ['company', 'address_2'].filter((k) => String(found[k] ?? '') !== '');
         ctx.expect(
           kept.length === 0,
@@ -427,9 +429,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
       title: 'after an edit, the address field holds the new address_1 and city',
       needs: ['addr2', 'edited2'],
       run: async (ctx: C) => {
-        const { ex, addresses } = await list(ctx);
-        const found = addresses.find((a) => String(a.address_id) === ctx.state.addr2);
-        ctx.expect(found, `address ${ctx.state.addr2} is not in the list`, ex);
+        const { ex, found } = await listedAddress(ctx, ctx.state.addr2);
         const full = String(found.address ?? '');
         for (const [k, v] of Object.entries(ctx.state.edited2 ?? {}))
           ctx.expect(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
 import { type Call, type Form, net } from '../client.js';
 import { conforms, listOf, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, anchorAccount, rootAccount } from '../provision.js';
@@ -44,6 +45,28 @@ const readBack = (form: Form) => ({
 /** Whether the bank_details answer lists a record holding every field of `want` (compared as text). */
 const listsRecord = (ctx: Ctx, call: Call, want: Record<string, unknown>): boolean =>
   listOf(ctx, call, 'bank_details').some((r) => Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v)));
+
+/**
+ * Reads the area account's bank_details (`when`: after what) and expects the record a save of `sent`
+ * reads back as; `schema` judges the answer's shape first, `note` ends the message, `evidence` led there.
+ */
+async function expectReadBack(
+  ctx: Ctx,
+  sent: Form,
+  when: string,
+  { schema = false, note = '', evidence = [] }: { schema?: boolean; note?: string; evidence?: Exchange[] } = {},
+): Promise<void> {
+  const call = await net(ctx).get('/bank_details', { token: (ctx.state.account as Account).token });
+  succeeded(ctx, call, `bank_details ${when}`);
+  if (schema) conforms(ctx, call, 'bank-details');
+  const want = readBack(sent);
+  ctx.expect(
+    listsRecord(ctx, call, want),
+    `${when}, expected a bank record ${JSON.stringify(want)}, got ${JSON.stringify(call.body.bank_details)}${note}`,
+    ...evidence,
+    call.ex,
+  );
+}
 
 export const bankDetailsArea: AreaSpec<BankState> = {
   interface: 'rest-v1-network',
@@ -102,16 +125,7 @@ export const bankDetailsArea: AreaSpec<BankState> = {
       title: 'the saved bank details (a 12-digit account number) read back through bank_details',
       needs: ['account', 'saved'],
       async run(ctx: Ctx) {
-        const sent = ctx.state.saved as Form;
-        const call = await net(ctx).get('/bank_details', { token: (ctx.state.account as Account).token });
-        succeeded(ctx, call, 'bank_details after saving');
-        conforms(ctx, call, 'bank-details');
-        const want = readBack(sent);
-        ctx.expect(
-          listsRecord(ctx, call, want),
-          `expected a bank record ${JSON.stringify(want)}, got ${JSON.stringify(call.body.bank_details)}`,
-          call.ex,
-        );
+        await expectReadBack(ctx, ctx.state.saved as Form, 'after saving', { schema: true });
       },
     },
     {
@@ -139,15 +153,10 @@ export const bankDetailsArea: AreaSpec<BankState> = {
         succeeded(ctx, save, 'bank_details_save a second time, with other details');
         // The last accepted save, whatever reads back: the check after the refusals compares with it.
         ctx.state.saved = form;
-        const call = await net(ctx).get('/bank_details', { token: account.token });
-        succeeded(ctx, call, 'bank_details after saving again');
-        const want = readBack(form);
-        ctx.expect(
-          listsRecord(ctx, call, want),
-          `after a second save, expected a bank record ${JSON.stringify(want)}, got ${JSON.stringify(call.body.bank_details)} (the first save was ${JSON.stringify(readBack(first))})`,
-          save.ex,
-          call.ex,
-        );
+        await expectReadBack(ctx, form, 'after saving again', {
+          note: ` (the first save was ${JSON.stringify(readBack(first))})`,
+          evidence: [save.ex],
+        });
       },
     },
     {
@@ -180,15 +189,9 @@ export const bankDetailsArea: AreaSpec<BankState> = {
       async run(ctx: Ctx) {
         // A refused save is no save: a target that wrote the fields it was given before validating
         // them has replaced the record with the refused forms' details.
-        const sent = ctx.state.saved as Form;
-        const call = await net(ctx).get('/bank_details', { token: (ctx.state.account as Account).token });
-        succeeded(ctx, call, 'bank_details after the refused saves');
-        const want = readBack(sent);
-        ctx.expect(
-          listsRecord(ctx, call, want),
-          `after saves refused for a missing or malformed field, expected the last accepted record ${JSON.stringify(want)} still, got ${JSON.stringify(call.body.bank_details)}`,
-          call.ex,
-        );
+        await expectReadBack(ctx, ctx.state.saved as Form, 'after the refused saves', {
+          note: ' (the last accepted save; the refused ones were for a missing or malformed field)',
+        });
       },
     },
     noServerErrorCheck(),
