@@ -120,6 +120,46 @@ function subtotalCache(ctx: AppContext): Map<number, number> {
 const requestCustomer = new WeakMap<object, number>();
 const cents = (v: unknown) => (typeof v === 'number' ? Math.round(v * 100) : 0);
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Per database: a count per key of the requests in flight (begun by `before`, not yet ended by `after`). */
+const inFlightByDb = new WeakMap<object, Map<string, number>>();
+function inFlight(ctx: AppContext): Map<string, number> {
+  let m = inFlightByDb.get(ctx.db);
+  if (!m) {
+    m = new Map();
+    inFlightByDb.set(ctx.db, m);
+  }
+  return m;
+}
+/** register requests -> the e-mail they hold in flight; those that began while a twin was in flight. */
+const registering = new WeakMap<object, string>();
+const racedRegisters = new WeakSet<object>();
+/** addProductToCart requests -> the line they read before the handler, and the quantity they add. */
+const readLines = new WeakMap<object, { me: number; cartId: number; read: number; added: number }>();
+
+/** Copies into an answered cart summary the values of `fresh` (the cart as stored) for the fields it holds. */
+function refreshSummary(r: Record<string, unknown>, fresh: Record<string, unknown>): void {
+  const freshItems = (fresh.items ?? []) as Record<string, unknown>[];
+  const freshTotals = (fresh.totals ?? []) as Record<string, unknown>[];
+  for (const [k, v] of Object.entries(r)) {
+    if (k === 'items' && Array.isArray(v)) {
+      for (const line of v) {
+        if (!isObject(line)) continue;
+        const f = freshItems.find((x) =>
+          'cart_id' in line ? String(x.cart_id) === String(line.cart_id) : String(x.product_id) === String(line.product_id),
+        );
+        if (f) for (const key of Object.keys(line)) if (typeof f[key] === 'number') line[key] = f[key];
+      }
+    } else if (k === 'totals' && Array.isArray(v)) {
+      for (const t of v) {
+        const f = isObject(t) ? freshTotals.find((x) => x.title === t.title) : undefined;
+        if (isObject(t) && f && 'value' in t) t.value = f.value;
+      }
+    } else if (typeof fresh[k] === 'number' || typeof fresh[k] === 'boolean') r[k] = fresh[k];
+  }
+}
+
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
   {
@@ -615,6 +655,99 @@ export const graphqlFaults: Fault[] = [
           if (isObject(t) && t.title === 'Sub-Total') t.value = stale / 100;
           else if (isObject(t) && t.title === 'Total') t.value = total;
           else if (isObject(t) && typeof t.title === 'string' && t.title.startsWith('Coupon')) t.value = discount / 100;
+    },
+  },
+  {
+    id: 'GQL-REGISTER-RACE',
+    iface: 'graphql',
+    // register checks the e-mail with a SELECT, hashes the password (bcrypt, some 50 ms) and then
+    // inserts, and the customer table has no unique key on email: two registers of one e-mail at the
+    // same time both pass the check, both rows are stored and both answer true (login then finds the
+    // first row). One after the other, the second is refused as before.
+    async before(req, ctx) {
+      const input = registerInput(req);
+      if (!input) return;
+      const key = trimmed(input.email).toLowerCase();
+      const m = inFlight(ctx);
+      if ((m.get(key) ?? 0) > 0) racedRegisters.add(req.raw);
+      m.set(key, (m.get(key) ?? 0) + 1);
+      registering.set(req.raw, key);
+      await sleep(50); // the hash between the check and the insert: the race's window
+    },
+    after(res, req, ctx) {
+      const key = registering.get(req.raw);
+      if (key === undefined) return;
+      const m = inFlight(ctx);
+      const left = (m.get(key) ?? 1) - 1;
+      if (left > 0) m.set(key, left);
+      else m.delete(key);
+      // The twin's row is stored beside the first one: the duplicate "succeeds".
+      if (racedRegisters.has(req.raw) && refusedWith(res, 'EMAIL_EXISTS')) {
+        res.body = { data: { register: true } };
+        res.status = 200;
+      }
+    },
+  },
+  {
+    id: 'GQL-ADD-RACE-LOST-QUANTITY',
+    iface: 'graphql',
+    // addProductToCart reads the line's quantity, checks stock and minimum (some 40 ms of the
+    // platform's getProducts) and writes read + added, with no lock: two adds of one product at the
+    // same time both read the same quantity, and the later write loses the earlier add. One after
+    // the other they add up; a new line is not affected (the INSERT path).
+    async before(req, ctx) {
+      const input = variables(req)?.input;
+      if (!has(req, 'addProductToCart') || !isObject(input)) return;
+      const me = await bearerCustomer(req, ctx);
+      const product = cartIdOf(input.product_id);
+      if (me === undefined || product === undefined) return;
+      const line = ctx.db
+        .prepare("SELECT cart_id, quantity FROM gql_cart WHERE customer_id = ? AND product_id = ? AND options = '[]'")
+        .get(me, product) as { cart_id: number; quantity: number } | undefined;
+      const added = input.quantity ?? 1;
+      if (!line || typeof added !== 'number') return;
+      readLines.set(req.raw, { me, cartId: line.cart_id, read: line.quantity, added });
+      await sleep(40);
+    },
+    after(res, req, ctx) {
+      const seen = readLines.get(req.raw);
+      const r = result(res, 'addProductToCart');
+      if (!seen || !r || !clean(res)) return;
+      const now = ctx.db.prepare('SELECT quantity FROM gql_cart WHERE cart_id = ?').get(seen.cartId) as
+        | { quantity: number }
+        | undefined;
+      const written = seen.read + seen.added;
+      // Another add wrote between this one's read and its write: its quantity is overwritten.
+      if (!now || now.quantity <= written) return;
+      ctx.db.prepare('UPDATE gql_cart SET quantity = ? WHERE cart_id = ?').run(written, seen.cartId);
+      refreshSummary(r, cartSummary(ctx.db, seen.me));
+    },
+  },
+  {
+    id: 'GQL-JSON-CHARSET-EMPTY',
+    iface: 'graphql',
+    // The endpoint reads php://input only when Content-Type is exactly application/json, and $_POST
+    // otherwise: a JSON body sent as application/json; charset=utf-8 (the same media type with a
+    // parameter, as many clients send it) is read as an empty request.
+    before(req) {
+      const type = req.raw.headers['content-type'];
+      if (typeof type === 'string' && /^\s*application\/json\s*;/i.test(type)) req.raw.body = {};
+    },
+  },
+  {
+    id: 'GQL-EMAIL-LIKE-DUPLICATE',
+    iface: 'graphql',
+    // register's duplicate check is the admin list's filter reused: email LIKE '<e-mail>' with the
+    // value escaped for quotes only, so an _ (or %) in a new e-mail is a wildcard: first_last@...
+    // is refused as already registered when first-last@... exists.
+    before(req, ctx) {
+      const input = registerInput(req);
+      const email = input ? trimmed(input.email) : '';
+      if (!input || !/[_%]/.test(email)) return;
+      const hit = ctx.db
+        .prepare('SELECT email FROM gql_customer WHERE email LIKE ? AND email <> ? ORDER BY customer_id LIMIT 1')
+        .get(email, email) as { email: string } | undefined;
+      if (hit) input.email = hit.email;
     },
   },
 ];

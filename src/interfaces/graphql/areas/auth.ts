@@ -82,6 +82,36 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      id: 'GQL-REG-01',
+      title: 'an e-mail holding an underscore registers beside one that differs from it there by a hyphen',
+      async run(ctx: C) {
+        // first_last@ and first-last@ are two addresses: a duplicate check by LIKE reads _ as any character.
+        const base = ctx.names.email();
+        const hyphen = { ...freshAccount(ctx), email: base.replace('@', '-u@') };
+        const underscore = { ...freshAccount(ctx), email: base.replace('@', '_u@') };
+        const first = await register(ctx, hyphen);
+        if (first.data?.register !== true || hasErrors(first.errors))
+          ctx.skip(
+            `register of ${hyphen.email} was refused (${refusal(first, 'register') ?? short(first.data?.register)}): no pair to compare`,
+          );
+        const res = await register(ctx, underscore);
+        if (res.data?.register === true && !hasErrors(res.errors)) return;
+        // Which characters an e-mail may hold is not stated: judged only where an underscore registers on its own.
+        const alone = { ...freshAccount(ctx), email: ctx.names.email().replace('@', '_v@') };
+        const probe = await register(ctx, alone);
+        if (probe.data?.register !== true || hasErrors(probe.errors))
+          ctx.skip(
+            `register refuses an e-mail holding an underscore (${alone.email}: ${refusal(probe, 'register') ?? short(probe.data?.register)}), so ${underscore.email} is not judged`,
+          );
+        ctx.fail(
+          `register of ${underscore.email} was refused (${refusal(res, 'register') ?? short(res.data?.register)}) after ${hyphen.email} was registered, though ${alone.email} registers: the two e-mails differ (an _ matched as a wildcard?)`,
+          first.exchange,
+          res.exchange,
+          probe.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-REG-04',
       title: 'telephone and postcode are accepted as strings of digits (also with a leading zero) or as integers (AMB-GQL-02)',
       async run(ctx: C) {
@@ -242,6 +272,42 @@ export const authArea: AreaSpec<AuthState> = {
           `after the refused duplicate register, expected user_data names ${names(ctx.state.loginRes)} as at the first login, got ${names(back)}`,
           res.exchange,
           back.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-REG-03',
+      title:
+        'two registers of one new e-mail sent at the same time: one is refused, and the account logs in with the names of the one accepted',
+      async run(ctx: C) {
+        // A check of the e-mail and an insert without a unique key let both through when they overlap.
+        const email = ctx.names.email();
+        const twins = [0, 1].map(() => ({ ...freshAccount(ctx), email }));
+        const form = phoneForm(ctx) ?? 'string';
+        const results = await Promise.all(twins.map((a) => op(ctx, 'register', { input: customerInput(ctx, a, form) })));
+        const trail = results.map((r) => r.exchange);
+        const won = results.map((r) => r.data?.register === true && !hasErrors(r.errors));
+        ctx.expect(
+          !(won[0] && won[1]),
+          `two registers of ${email} sent at the same time both answered register: true; the e-mail is unique, so one must be refused`,
+          ...trail,
+        );
+        const i = won.indexOf(true);
+        const winner = twins[i];
+        if (!winner) {
+          ctx.note(
+            `neither of two registers of ${email} sent at the same time was accepted: ${results.map((r) => refusal(r, 'register')).join(' / ')}`,
+          );
+          return;
+        }
+        // Read back: the account is the one accepted (a refused twin that still wrote shows in the names).
+        const back = await loginWorks(ctx, winner);
+        const user = record(record(back?.data?.login)?.user_data);
+        ctx.expect(
+          back && user?.firstname === winner.firstname && user?.lastname === winner.lastname,
+          `after two registers of ${email} at the same time, the one accepted (${winner.firstname} ${winner.lastname}) ${back ? `logs in as ${short([user?.firstname, user?.lastname])}` : 'does not log in with its password'}`,
+          ...trail,
+          ...ctx.http.exchanges.slice(-1),
         );
       },
     },

@@ -369,6 +369,27 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      id: 'GQL-CART-04',
+      title: 'two adds of 1 of the product in the cart, sent at the same time, both count: with one more add, 3 more of it',
+      needs: ['emptied', 'summary'],
+      async run(ctx: C) {
+        const product = ctx.state.product!;
+        const held = quantityOf(ctx.state.summary, product);
+        if (held < 1) ctx.skip(`GQL-CART-10 left no line of product ${product} to add to`);
+        // Each add raises the line it finds: a read and a write without a lock lose one of two overlapping adds.
+        const racing = await Promise.all([0, 1].map(() => addToCart(ctx, ctx.state.token!, product, 1)));
+        for (const r of racing) accepted(ctx, r, 'addProductToCart');
+        const { res, summary } = await add(ctx, 1);
+        const q = quantityOf(summary, product);
+        ctx.expect(
+          q === held + 3,
+          `the cart held ${held} of product ${product}; after two adds of 1 sent at the same time and one more add of 1, expected ${held + 3}, found ${q} (lines ${brief(summary)})`,
+          ...racing.map((r) => r.exchange),
+          res.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-CART-12',
       title: 'addProductToCart with a product_id no product has is refused and adds no line',
       needs: ['token'],

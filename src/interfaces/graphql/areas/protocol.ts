@@ -97,6 +97,23 @@ export const protocolArea: AreaSpec<ProtocolState> = {
       },
     },
     {
+      id: 'GQL-HTTP-01',
+      title: 'login sent as application/json; charset=utf-8 (the media type with a parameter) is served as with application/json',
+      needs: ['account'],
+      async run(ctx: C) {
+        const client = gql(ctx);
+        const a = ctx.state.account!;
+        const body = { query: client.book.operation('login').text, variables: { email: a.email, password: a.password } };
+        const res = await client.raw({ raw: JSON.stringify(body), contentType: 'application/json; charset=utf-8' });
+        const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+        ctx.expect(
+          typeof token === 'string' && token.length > 0,
+          `login with Content-Type "application/json; charset=utf-8": expected a token, as with application/json, got ${refusal(res, 'login') ?? short(res.data?.login)}`,
+          res.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-HTTP-04',
       title: 'register, login and addProductToCart with their arguments written inline (no variables) work as with variables',
       needs: ['account'],
