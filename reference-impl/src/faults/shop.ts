@@ -2,7 +2,7 @@ import type { AppContext } from '../context.js';
 import { bodyOf, str } from '../http/body.js';
 import { hashPassword } from '../passwords.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
-import { currencyCode, identify, money, now } from '../shop/common.js';
+import { currencyCode, identify, money, now, type ShopUser } from '../shop/common.js';
 import { cartLines } from '../shop/pricing.js';
 import { bodyField, eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
@@ -66,6 +66,38 @@ async function hs256Tokens(body: unknown, ctx: AppContext): Promise<void> {
 
 /** Characters outside the Basic Multilingual Plane (4 bytes in UTF-8): what a utf8mb3 column cannot hold. */
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/gu;
+
+/** Registers in flight, by lower-case username and e-mail (SHOP-REGISTER-RACE-DUPLICATE). */
+const REGISTERING = new Map<string, Set<object>>();
+/** Registers that overlapped an identical one, and the key each was filed under. */
+const RACED = new WeakSet<object>();
+const REGISTER_KEY = new WeakMap<object, string>();
+/** The time between the handler's existence check and its insert (user and meta rows written one by one). */
+const CHECK_TO_INSERT_MS = 30;
+
+/** Turns a LIKE pattern into a regular expression: `%` any run of characters, `_` any one (SHOP-SEARCH-LIKE-WILDCARDS). */
+function likeRegex(pattern: string): RegExp {
+  const body = [...pattern]
+    .map((c) => (c === '%' ? '[\\s\\S]*' : c === '_' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(body, 'u');
+}
+
+/** The product summary of Part 2, as the listing writes it (id, type, name, image, prices, sku). */
+function productSummary(p: Record<string, unknown>) {
+  const sale = p.sale_cents as number | null;
+  const regular = p.regular_cents as number;
+  return {
+    id: p.id,
+    type: p.type,
+    name: p.name,
+    image: p.image,
+    price: money(sale ?? regular),
+    regular_price: money(regular),
+    sale_price: sale === null ? '' : money(sale),
+    sku: p.sku,
+  };
+}
 
 /** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
 export const shopFaults: Fault[] = [
@@ -423,6 +455,124 @@ export const shopFaults: Fault[] = [
         else ctx.db.prepare('UPDATE shop_cart_items SET quantity = ? WHERE item_key = ?').run(c.quantity, c.key);
       res.status = 200;
       res.body = { ...res.body, status: true, errors: [], message: 'Cart updated.' };
+    },
+  },
+  {
+    id: 'SHOP-REGISTER-RACE-DUPLICATE',
+    iface: 'rest-v1-shop',
+    // register checks that the username and e-mail are free, then inserts, with no UNIQUE index and no lock in
+    // between: two identical registers sent together both pass the check, and both create the account. Emulated at the
+    // edge (the reference's table has the constraints): a register that overlapped an identical one and was refused
+    // as taken is answered as the racing handler answers, with a token and the user record.
+    async before(req) {
+      if (req.endpoint !== '/auth/register' || req.method !== 'POST') return;
+      const { body } = bodyOf(req.raw);
+      const [username, email] = [str(body.username), str(body.email)];
+      if (!username || !email) return;
+      const key = `${username.toLowerCase()}\n${email.toLowerCase()}`;
+      const inFlight = REGISTERING.get(key) ?? new Set<object>();
+      for (const twin of inFlight) RACED.add(twin);
+      if (inFlight.size > 0) RACED.add(req.raw);
+      inFlight.add(req.raw);
+      REGISTERING.set(key, inFlight);
+      REGISTER_KEY.set(req.raw, key);
+      await new Promise((resolve) => setTimeout(resolve, CHECK_TO_INSERT_MS));
+    },
+    async after(res, req, ctx) {
+      const key = REGISTER_KEY.get(req.raw);
+      if (key === undefined) return;
+      const inFlight = REGISTERING.get(key);
+      inFlight?.delete(req.raw);
+      if (inFlight?.size === 0) REGISTERING.delete(key);
+      if (!RACED.has(req.raw) || !refusedFor(res.body, ['username', 'email']) || !isObject(res.body)) return;
+      if (!Object.values(res.body.errors as Record<string, unknown>).every((m) => /exist/i.test(String(m)))) return;
+      const [username, email] = key.split('\n');
+      const user = ctx.db.prepare('SELECT * FROM shop_users WHERE user_login = ? AND user_email = ?').get(username, email) as
+        | ShopUser
+        | undefined;
+      if (!user) return;
+      res.status = 200;
+      res.body = {
+        status: true,
+        errors: [],
+        message: 'Registration successful.',
+        [`${ctx.vendor}_token`]: await ctx.tokens.sign(String(user.id), 'shop', {
+          user_login: user.user_login,
+          last_login: now(),
+        }),
+        user: {
+          ID: String(user.id),
+          user_login: user.user_login,
+          user_nicename: user.user_nicename,
+          user_email: user.user_email,
+          user_url: user.user_url,
+          user_registered: user.user_registered,
+          user_activation_key: user.user_activation_key,
+          user_status: String(user.user_status),
+          display_name: user.display_name,
+        },
+      };
+    },
+  },
+  {
+    id: 'SHOP-CATEGORIES-FIRST-ONLY',
+    iface: 'rest-v1-shop',
+    // categories is read as one slug (explode(',', $categories)[0]): the other slugs of the comma list are dropped.
+    before(req) {
+      if (req.endpoint !== '/products') return;
+      for (const holder of [req.query, req.raw.body]) {
+        if (!isObject(holder)) continue;
+        const value = holder.categories;
+        if (typeof value === 'string') holder.categories = value.split(',')[0];
+        else if (Array.isArray(value) && value.length > 0) holder.categories = String(value[0]).split(',')[0];
+      }
+    },
+  },
+  {
+    id: 'SHOP-SEARCH-LIKE-WILDCARDS',
+    iface: 'rest-v1-shop',
+    // Each keyword goes into LIKE '%<keyword>%' without $wpdb->esc_like(): "_" in a keyword matches any one character
+    // and "%" any run of them, so a search for "swe_tshirt" lists the Sweatshirt. Emulated after the handler for a
+    // listing filtered by search alone (other filters keep the handler's answer): the keywords are matched again with
+    // the wildcards live, over the fields the handler searches, and paged as it pages.
+    after(res, req, ctx) {
+      if (req.endpoint !== '/products' || !isObject(res.body) || !isObject(res.body.data)) return;
+      const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+      const keywords = (str(q.search) ?? '').toLowerCase().split(/\s+/).filter(Boolean).slice(0, 10);
+      if (!keywords.some((k) => /[%_]/.test(k)) || Object.keys(q).some((k) => k !== 'search' && k !== 'page')) return;
+      const page = Number(q.page);
+      if (!Number.isInteger(page) || page < 1) return;
+      const patterns = keywords.map(likeRegex);
+      const rows = (ctx.db.prepare('SELECT * FROM shop_products ORDER BY id').all() as Record<string, unknown>[]).filter((p) => {
+        const texts = [p.name, p.short_description, p.description, p.sku].map((t) => String(t).toLowerCase());
+        return patterns.every((re) => texts.some((t) => re.test(t)));
+      });
+      const products = rows.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE).map(productSummary);
+      const data = { ...res.body.data, total_pages: products.length > 0 ? Math.ceil(rows.length / PAGE_SIZE) : 0, products };
+      res.status = 200;
+      res.body =
+        products.length > 0
+          ? { status: true, errors: [], message: 'Products found.', data }
+          : { status: false, errors: [], message: 'No products found.', data };
+    },
+  },
+  {
+    id: 'SHOP-EMAIL-PLUS-DECODED',
+    iface: 'rest-v1-shop',
+    // register runs the e-mail through urldecode() before sanitize_email(), though the form was decoded already: the
+    // "+" of a sub-address becomes a space, which sanitize_email drops, so "ann+shop@example.test" is stored (and
+    // answered) as "annshop@example.test" while the register answers success.
+    before(req) {
+      if (req.endpoint !== '/auth/register') return;
+      const field = bodyField(req.raw.body, 'email');
+      if (typeof field.value !== 'string' || !/[+%]/.test(field.value)) return;
+      let decoded = field.value.replace(/\+/g, ' ');
+      try {
+        decoded = decodeURIComponent(decoded);
+      } catch {
+        // PHP's urldecode leaves a malformed escape as it is.
+      }
+      field.set(decoded.replace(/\s+/g, ''));
     },
   },
 ];

@@ -199,6 +199,42 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // An email is a string stored as sent: the "+" of a sub-address is a character, not a space of form decoding
+      // applied a second time (which a sanitizer then drops). Read back at login too.
+      id: 'SHOP-AUTH-03',
+      title: 'an email with a "+" sub-address comes back as registered in user_email, at register and at login',
+      run: async (ctx: C) => {
+        const form = newAccountForm(ctx);
+        form.email = form.email.replace('@', '+shop@');
+        const ex = await call(ctx, 'POST', '/auth/register', { form: { ...form } });
+        const body = bareEnvelope(ctx, ex);
+        if (body.status !== true)
+          ctx.skip(
+            `register with the email ${form.email} was refused (${JSON.stringify(body.errors)}, "${body.message}"): the document gives no email format, so a refusal of "+" is not judged`,
+          );
+        const registered = (body.user as UserRecord | undefined)?.user_email;
+        ctx.expect(
+          registered === form.email,
+          `register of ${form.email}: user.user_email should be the email sent, got ${JSON.stringify(registered)}`,
+          ex,
+        );
+        const back = await login(ctx, form.username, form.password);
+        const loginBody = bareEnvelope(ctx, back);
+        ctx.expect(
+          loginBody.status === true,
+          `login of the account registered as ${form.email} failed: "${loginBody.message}"`,
+          back,
+        );
+        const stored = (loginBody.user as UserRecord | undefined)?.user_email;
+        ctx.expect(
+          stored === form.email,
+          `login of the account registered as ${form.email}: user.user_email should be that email, got ${JSON.stringify(stored)}`,
+          ex,
+          back,
+        );
+      },
+    },
+    {
       id: 'SHOP-AUTH-12',
       title: 'the login token is accepted in the <vendor>_token header',
       needs: ['loginToken'],
@@ -382,6 +418,40 @@ export const authArea: AreaSpec<AuthState> = {
         const form = { ...newAccountForm(ctx), email: ctx.state.account!.email };
         const ex = await call(ctx, 'POST', '/auth/register', { form });
         expectFieldError(ctx, ex, envelope(ctx, ex, 'register'), 'email', 'register with an existing email');
+      },
+    },
+    {
+      // Uniqueness holds for writes that race: a target that checks the username and email, then inserts, with no
+      // constraint in between, lets two identical registers sent together both succeed. Two requests and a login.
+      id: 'SHOP-AUTH-16',
+      title:
+        'two identical registers sent at the same time: one status true, one refused keyed username or email; the account logs in',
+      run: async (ctx: C) => {
+        const form = newAccountForm(ctx);
+        const both = await Promise.all([0, 1].map(() => call(ctx, 'POST', '/auth/register', { form: { ...form } })));
+        const answers = both.map((ex) => ({ ex, body: envelope(ctx, ex, 'register') }));
+        const won = answers.filter((a) => a.body.status === true).length;
+        ctx.expect(
+          won === 1,
+          won === 2
+            ? `two identical registers of ${form.username} / ${form.email} sent together both answered status true: the username and email are unique, so one of them should be refused`
+            : `neither of two identical registers of a new username ${form.username} sent together answered status true`,
+          ...both,
+        );
+        const lost = answers.find((a) => a.body.status !== true)!;
+        const errors = errorsObject(lost.body);
+        ctx.expect(
+          errors !== undefined && ('username' in errors || 'email' in errors),
+          `the register that lost the race should be refused with errors keyed username or email (already existing), got errors ${JSON.stringify(lost.body.errors)}`,
+          lost.ex,
+        );
+        const back = await login(ctx, form.username, form.password);
+        const body = bareEnvelope(ctx, back);
+        ctx.expect(
+          body.status === true,
+          `the account ${form.username} registered by the race does not log in: "${body.message}"`,
+          back,
+        );
       },
     },
     {

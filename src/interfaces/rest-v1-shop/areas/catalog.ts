@@ -20,6 +20,8 @@ interface CatalogState {
   allIds: number[];
   allProducts: ProductSummary[];
   productId: number;
+  /** Every product id of categories=SFC_SHOP_CATEGORY (SHOP-PROD-08), sorted. */
+  categoryIds: number[];
 }
 
 type C = CheckContext<CatalogState>;
@@ -237,6 +239,34 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // Keywords are text: "_" and "%" are characters to find, not LIKE wildcards left unescaped, which would list the
+      // product whose name word the wildcard stands in.
+      id: 'SHOP-PROD-07',
+      title: 'a search for a name word with "_" or "%" in place of a letter lists no product without that text',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        const pick = ctx.state
+          .page1!.products.flatMap((p) => p.name.split(/[^A-Za-z]+/))
+          .filter((w) => w.length >= 5)
+          .sort((a, b) => b.length - a.length || a.localeCompare(b))[0];
+        if (!pick) ctx.skip('no product name on page 1 has a word of 5 or more letters');
+        const mid = Math.floor(pick.length / 2);
+        for (const wildcard of ['_', '%']) {
+          const term = `${pick.slice(0, mid)}${wildcard}${pick.slice(mid + 1)}`;
+          const { products, last } = await allOf(ctx, { search: term });
+          const found = await strays(ctx, products, term);
+          ctx.expect(
+            found.strays.length === 0,
+            `search=${term} lists products that do not hold "${term}" in their name, sku or detail (is "${wildcard}" read as a wildcard?): ${found.strays
+              .map((p) => `${p.id} ("${p.name}")`)
+              .join(', ')}`,
+            last,
+            ...found.evidence,
+          );
+        }
+      },
+    },
+    {
       id: 'SHOP-PROD-08',
       title: 'categories=<slug> lists products of a category, none for an unknown slug',
       needs: ['allIds'],
@@ -245,6 +275,7 @@ export const catalogArea: AreaSpec<CatalogState> = {
         if (!slug) ctx.skip('SFC_SHOP_CATEGORY (a category slug holding products) is not set');
         const { products, last } = await allOf(ctx, { categories: slug });
         ctx.expect(products.length > 0, `categories=${slug} lists no product`, last);
+        ctx.state.categoryIds = products.map((p) => p.id).sort((a, b) => a - b);
         expectSubset(
           ctx,
           products.map((p) => p.id),
@@ -254,6 +285,37 @@ export const catalogArea: AreaSpec<CatalogState> = {
         );
         const unknown = await page(ctx, { page: 1, categories: `sfc-${ctx.names.username()}-none` });
         ctx.expect(isEmpty(unknown), `an unknown category slug lists ${unknown.data?.products.length} products`, unknown.ex);
+      },
+    },
+    {
+      // categories is a comma list, read whole: a target that reads only its first (or last) slug lists the slug's
+      // products in one order and none in the other. Whether several slugs mean any or all of them is not stated;
+      // either reading gives one answer in both orders, the slug's products (any) or none (all).
+      id: 'SHOP-PROD-18',
+      title: "categories=<slug>,<unknown> and categories=<unknown>,<slug> list the same products: the slug's, or none",
+      needs: ['categoryIds'],
+      run: async (ctx: C) => {
+        const slug = ctx.data('SFC_SHOP_CATEGORY')!;
+        const unknown = `sfc-${ctx.names.username()}-none`;
+        const known = JSON.stringify(ctx.state.categoryIds!);
+        const listed: { list: string; ids: string; last: Exchange }[] = [];
+        for (const list of [`${slug},${unknown}`, `${unknown},${slug}`]) {
+          const { products, last } = await allOf(ctx, { categories: list });
+          const ids = JSON.stringify(products.map((p) => p.id).sort((a, b) => a - b));
+          ctx.expect(
+            ids === known || products.length === 0,
+            `categories=${list} lists ${products.length} products that are neither those of categories=${slug} (${known}) nor none: ${ids}`,
+            last,
+          );
+          listed.push({ list, ids, last });
+        }
+        const [a, b] = listed as [(typeof listed)[number], (typeof listed)[number]];
+        ctx.expect(
+          a.ids === b.ids,
+          `the order of the slugs changes the listing: categories=${a.list} lists ${a.ids}, categories=${b.list} lists ${b.ids} (is only one slug of the list read?)`,
+          a.last,
+          b.last,
+        );
       },
     },
     {
