@@ -182,6 +182,22 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // Every body went out as "application/json" exactly, so a module that reads the JSON body only
+      // for that exact type (and finds no fields when a client adds charset=utf-8) showed nowhere.
+      // RFC 8259 defines no charset parameter and says it has no effect on compliant recipients.
+      id: 'RR-LOGIN-02',
+      title: 'POST login with its JSON body labelled application/json; charset=utf-8 succeeds too',
+      needs: ['account', 'loginField'],
+      run: async (ctx: C) => {
+        const { account, loginField } = ctx.state as AuthState;
+        const ex = await call(ctx, 'POST', ROUTES.login, {
+          json: { [loginField]: account.fields[loginField], password: account.fields.password },
+          headers: { 'content-type': 'application/json; charset=utf-8' },
+        });
+        expectAccepted(ctx, ex, 'login with the registered credentials in a body of type application/json; charset=utf-8');
+      },
+    },
+    {
       id: 'RR-AUTH-01',
       title: 'login returns a non-empty top-level token',
       needs: ['loginBody'],
@@ -343,6 +359,25 @@ export const authArea: AreaSpec<AuthState> = {
         const ex = await postLogin(ctx, ctx.state.loginField ?? 'email', fields);
         expectAccepted(ctx, ex, 'login with a password of special characters');
         ctx.expect(dataOf(bodyOf(ex)).email === fields.email, 'login answered for another account', ex);
+      },
+    },
+    {
+      // Every e-mail the checks registered was letters, digits and hyphens, so a login that decodes
+      // the e-mail as a form value (a + read as a space) refused no account of theirs.
+      id: 'RR-LOGIN-02',
+      title: 'an account whose e-mail carries a + (plus addressing) logs in with that e-mail',
+      needs: ['reading', 'loginField'],
+      run: async (ctx: C) => {
+        if (ctx.state.loginField !== 'email')
+          ctx.skip('the target logs in by username (AMB-RR-01), so the e-mail is not sent at login');
+        const fields = freshFields(ctx, { email: ctx.names.email().replace('@', '+plus@') });
+        const out = await register(ctx, fields, ctx.state.reading);
+        const last = out.exchanges[out.exchanges.length - 1];
+        // Which addresses are valid is the target's (error_email names no rule): a refusal is not judged.
+        if (!out.account) ctx.skip(`the target refused to register ${fields.email}: ${last ? shown(last) : ''}`);
+        const ex = await postLogin(ctx, 'email', fields);
+        // Whose record the login answers is RR-LOGIN-07's to judge.
+        expectAccepted(ctx, ex, `login of ${fields.email}, which the register accepted`);
       },
     },
     {

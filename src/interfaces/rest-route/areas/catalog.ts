@@ -237,6 +237,36 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // RR-SEC-07 sends % and _ alone and judges the envelope only, so a search put into LIKE
+      // without escaping its wildcards (a word holding _ or % matching names that lack it) showed nowhere.
+      id: 'RR-LIST-03',
+      title: 'a search word holding _ or % returns only products carrying it as written',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const pick = (ctx.state.products ?? [])
+          .map((p) => ({
+            p,
+            word: String(p.name ?? '')
+              .match(/[A-Za-z0-9]{4,}/g)
+              ?.sort((a, b) => b.length - a.length)[0],
+          }))
+          .find((x) => x.word);
+        if (!pick?.word) ctx.skip('no listed product has a name word of 4 or more letters to build the search from');
+        const w = pick.word;
+        // A letter of the word replaced by _, and its middle by %: as wildcards both match the product's name.
+        for (const term of [`${w.slice(0, 2)}_${w.slice(3)}`, `${w.slice(0, 1)}%${w.slice(-1)}`]) {
+          const { ex, products } = await listing(ctx, { search: term });
+          const found = await strays(ctx, products, term);
+          ctx.expect(
+            found.strays.length === 0,
+            `search ${JSON.stringify(term)} (from ${JSON.stringify(w)} of product ${pick.p.product_id}) returned products without ${JSON.stringify(term)} as written in their summary or detail: ${found.strays.map((p) => p.name).join(', ')}`,
+            ex,
+            ...found.evidence,
+          );
+        }
+      },
+    },
+    {
       id: 'RR-LIST-04',
       title: 'a search word no product carries returns no product',
       needs: ['me'],

@@ -113,6 +113,32 @@ export const registrationArea: AreaSpec<RegistrationState> = {
       },
     },
     {
+      // Every duplicate was sent after the first register had answered, so a module that checks the
+      // e-mail and inserts with no unique key (both registers of a race pass the check) showed nowhere.
+      id: 'RR-REG-04',
+      title: 'two registers of one new e-mail sent at the same time: one at most succeeds, the refused one stores nothing',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        const reading = ctx.state.reading ?? 'sample';
+        const email = ctx.names.email();
+        const twins = [freshFields(ctx, { email }), freshFields(ctx, { email })];
+        const answers = await Promise.all(twins.map((f) => postRegister(ctx, reading, f)));
+        const won = answers.filter((ex) => bodyOf(ex)?.status === true).length;
+        if (won === 0)
+          ctx.skip(`neither of two registers of ${email} sent at the same time was accepted: ${answers.map(shown).join(' | ')}`);
+        ctx.expect(
+          won === 1,
+          `two registers of ${email} sent at the same time both succeeded: the e-mail is registered twice`,
+          ...answers,
+        );
+        const lost = answers.findIndex((ex) => bodyOf(ex)?.status !== true);
+        const loser = twins[lost];
+        const refusal = answers[lost];
+        if (loser && refusal)
+          await storedNothing(ctx, `the register of ${email} that lost the race`, { ex: refusal, fields: loser });
+      },
+    },
+    {
       id: 'RR-REG-05',
       title: 'first and last name: 32 characters accepted; 33 and empty refused',
       needs: ['reading'],
