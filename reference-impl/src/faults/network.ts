@@ -1,9 +1,9 @@
 import type { AppContext } from '../context.js';
 import { userKeyOf } from '../network/earnings.js';
 import { newUserKey } from '../network/placement.js';
-import { commissionJson, findNetUser, findUniUser, type Row } from '../network/records.js';
+import { commissionJson, findNetUser, findUniUser, netUserJson, type Row, type UserRow, userJson } from '../network/records.js';
 import { hashPassword } from '../passwords.js';
-import { bodyField, type Fault, type FaultRequest, isObject, isoOf, mapKey, numberOf } from './model.js';
+import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
 const LISTS = ['/payout_list', '/pair_commission', '/level_commission', '/bonus_commission', '/ref_commission'];
@@ -249,6 +249,188 @@ function truncateLastWithdrawal(req: FaultRequest, user: { ID: number }, ctx: Ap
 
 /** A utf8 (three-byte) MySQL column behind a utf8mb4 connection: each character outside the BMP is stored as "?". */
 const threeByteUtf8 = (v: string): string => v.replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
+
+/**
+ * How long a register or a bank save of the race faults stays in flight before its handler: the
+ * vendor's window between check and write (a password hash of cost 10 to 12, six meta writes), so
+ * that two requests sent at once overlap on a fast reference as they would on the vendor's host.
+ */
+const RACE_WINDOW_MS = 120;
+const pause = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** The highest user ID when a register began: a row above it was inserted while the register was in flight. */
+const REGISTER_STARTED_AFTER = new WeakMap<FaultRequest, number>();
+
+/**
+ * Register with check-then-insert and no unique key (wp_users has none on user_login): two identical
+ * registers in flight together both pass the "already exists" check; the second INSERT IGNORE is
+ * dropped and the account is then read back by its login, so the second answers status true with
+ * the account the first created. A duplicate sent after the first has finished is still refused.
+ */
+async function racedRegister(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const body = res.body;
+  const errors = failed(body) && isObject(body.errors) ? Object.keys(body.errors) : [];
+  const startedAfter = REGISTER_STARTED_AFTER.get(req);
+  if (!errors.includes('username') && !errors.includes('email')) return;
+  const login = bodyField(req.raw.body, 'username').value;
+  const email = bodyField(req.raw.body, 'email').value;
+  if (typeof login !== 'string' || typeof email !== 'string' || startedAfter === undefined) return;
+  const user = ctx.db
+    .prepare('SELECT * FROM net_users WHERE user_login = ? AND user_email = ?')
+    .get(login.trim(), email.trim()) as UserRow | undefined;
+  if (!user || user.ID <= startedAfter) return;
+  const net = findNetUser(ctx.db, user.ID);
+  res.status = 200;
+  res.body = {
+    status: true,
+    errors: [],
+    message: 'Registration successful.',
+    [`${ctx.vendor}_token`]: await ctx.tokens.sign(String(user.ID), 'network', { user_login: user.user_login }),
+    user: userJson(user, 'register'),
+    net_user: net ? netUserJson(net) : null,
+  };
+}
+
+/** A bank save in flight: its caller, its fields, and whether its handler has answered. */
+interface BankSave {
+  key: string;
+  form: Record<string, string>;
+  done: boolean;
+  /** Saves of the same caller that were in flight at the same time. */
+  twins: Set<BankSave>;
+}
+const BANK_IN_FLIGHT = new Set<BankSave>();
+const BANK_SAVES = new WeakMap<FaultRequest, BankSave>();
+/** The fields update_user_meta writes last, in form order: where the earlier save's writes land after the later's. */
+const BANK_LATE_FIELDS = ['branch', 'ifsc_code', 'contact_number'];
+
+async function bankSaveBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key || !isObject(req.raw.body)) return;
+  const form: Record<string, string> = {};
+  for (const field of Object.keys(BANK_COLUMNS)) {
+    const v = bodyField(req.raw.body, field).value;
+    if (typeof v === 'string') form[field] = v.trim();
+  }
+  const save: BankSave = { key, form, done: false, twins: new Set() };
+  for (const other of BANK_IN_FLIGHT)
+    if (other.key === key) {
+      other.twins.add(save);
+      save.twins.add(other);
+    }
+  BANK_IN_FLIGHT.add(save);
+  BANK_SAVES.set(req, save);
+  await pause(RACE_WINDOW_MS);
+}
+
+/**
+ * bank_details_save writing the record field by field (update_user_meta per input, in form order)
+ * without a lock: of two saves of one account at once, the later to answer has written its first
+ * three fields before the earlier one's last three, so the record mixes the two.
+ */
+function bankSaveEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const save = BANK_SAVES.get(req);
+  if (!save) return;
+  BANK_IN_FLIGHT.delete(save);
+  save.done = true;
+  if (!isObject(res.body) || res.body.status !== true) return;
+  const earlier = [...save.twins].find((t) => t.done);
+  if (!earlier) return;
+  for (const field of BANK_LATE_FIELDS) {
+    const v = earlier.form[field];
+    if (v !== undefined)
+      ctx.db.prepare(`UPDATE net_bank_details SET ${BANK_COLUMNS[field]} = ? WHERE user_key = ?`).run(v, save.key);
+  }
+}
+
+/**
+ * Register inserting the binary record with net_user[address] interpolated into the SQL text (no
+ * prepare): an apostrophe ("St John's Road") ends the literal, the query fails and PHP answers a
+ * database error with HTTP 500. The WordPress user, inserted before, stays; the binary and
+ * unilevel records were never written.
+ */
+function addressQuoteError(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const address = bodyField(req.raw.body, 'net_user', 'address').value;
+  if (!isObject(res.body) || res.body.status !== true || typeof address !== 'string' || !address.includes("'")) return;
+  const user = isObject(res.body.user) ? Number(res.body.user.ID) : Number.NaN;
+  if (!Number.isSafeInteger(user)) return;
+  ctx.db.prepare('DELETE FROM net_net_users WHERE user_id = ?').run(user);
+  ctx.db.prepare('DELETE FROM net_uni_users WHERE user_id = ?').run(user);
+  res.status = 500;
+  res.body = `<div id="error"><p class="wpdberror"><strong>WordPress database error:</strong> [You have an error in your SQL syntax; check the manual that corresponds to your MySQL server version for the right syntax to use near 's Road')' at line 1]</p></div>`;
+}
+
+/**
+ * MySQL's ORDER BY ... LIMIT n through a priority queue of n rows (filesort's bounded queue): rows
+ * are fed in storage order, one replaces the queue's top only when it sorts strictly before it, and
+ * the queue is emptied top first. Rows that tie on the key come out in an order that depends on n.
+ */
+function boundedSort<T>(rows: T[], n: number, cmp: (a: T, b: T) => number): T[] {
+  const heap: T[] = [];
+  const at = (i: number) => heap[i] as T;
+  const swap = (i: number, j: number) => {
+    [heap[i], heap[j]] = [at(j), at(i)];
+  };
+  const up = (i: number) => {
+    for (let c = i; c > 0 && cmp(at(c), at((c - 1) >> 1)) > 0; c = (c - 1) >> 1) swap(c, (c - 1) >> 1);
+  };
+  const down = (i: number) => {
+    for (let c = i; ; ) {
+      const [l, r] = [2 * c + 1, 2 * c + 2];
+      let m = c;
+      if (l < heap.length && cmp(at(l), at(m)) > 0) m = l;
+      if (r < heap.length && cmp(at(r), at(m)) > 0) m = r;
+      if (m === c) return;
+      swap(c, m);
+      c = m;
+    }
+  };
+  for (const row of rows) {
+    if (heap.length < n) {
+      heap.push(row);
+      up(heap.length - 1);
+    } else if (n > 0 && cmp(row, at(0)) < 0) {
+      heap[0] = row;
+      down(0);
+    }
+  }
+  const out: T[] = [];
+  while (heap.length > 0) {
+    out.push(at(0));
+    const last = heap.pop() as T;
+    if (heap.length > 0) {
+      heap[0] = last;
+      down(0);
+    }
+  }
+  return out.reverse();
+}
+
+/** A paging parameter as the handler reads it (validation has passed when the list answered). */
+const pageParam = (v: unknown, fallback: number): number =>
+  typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number.parseInt(v, 10) : fallback;
+
+/**
+ * The commission lists ordered by status alone (unpaid first) under LIMIT start, limit: the paid
+ * commissions tie, and their order depends on the size of the queue (start + limit), so pages of
+ * different offsets disagree, and walking them gives one commission twice and another never.
+ */
+async function commissionsByStatus(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const table = req.endpoint.slice(1);
+  if (!isObject(res.body) || res.body.status !== true || !Array.isArray(res.body[table])) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return;
+  const start = pageParam(req.query.start, 0);
+  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  const rows = ctx.db.prepare(`SELECT * FROM net_${table} WHERE user_key = ? ORDER BY id`).all(key) as Row[];
+  const sorted = boundedSort(rows, start + limit, (a, b) => String(a.status).localeCompare(String(b.status)));
+  res.body[table] = sorted.slice(start, start + limit).map(commissionJson);
+}
+
+/** PHP's stripslashes: each backslash is dropped and the character after it kept (C:\tmp becomes C:tmp). */
+const stripslashes = (v: string): string => v.replace(/\\([\s\S]?)/g, '$1');
 
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
@@ -514,6 +696,54 @@ export const networkFaults: Fault[] = [
         errors: { username: 'username may contain lowercase letters and digits only.' },
         message: 'Please correct the errors.',
       };
+    },
+  },
+  {
+    id: 'NET-REGISTER-RACE-BOTH-ACCEPTED',
+    iface: 'rest-v1-network',
+    async before(req, ctx) {
+      if (req.endpoint !== '/auth/register') return;
+      const top = ctx.db.prepare('SELECT COALESCE(MAX(ID), 0) AS id FROM net_users').get() as { id: number };
+      REGISTER_STARTED_AFTER.set(req, top.id);
+      await pause(RACE_WINDOW_MS);
+    },
+    async after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') await racedRegister(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-BANK-SAVE-RACE-MIXED',
+    iface: 'rest-v1-network',
+    async before(req, ctx) {
+      if (req.endpoint === '/bank_details_save') await bankSaveBegins(req, ctx);
+    },
+    after(res, req, ctx) {
+      if (req.endpoint === '/bank_details_save') bankSaveEnds(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-ADDRESS-QUOTE-500',
+    iface: 'rest-v1-network',
+    after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') addressQuoteError(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-COMMISSION-PAGES-TIE-ORDER',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (['/pair_commission', '/level_commission', '/bonus_commission'].includes(req.endpoint))
+        await commissionsByStatus(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-PASSWORD-UNSLASHED',
+    iface: 'rest-v1-network',
+    // register unslashes its input (wp_unslash) though REST parameters arrive unslashed; login verifies as sent.
+    before(req) {
+      if (req.endpoint !== '/auth/register') return;
+      const field = bodyField(req.raw.body, 'password');
+      if (typeof field.value === 'string') field.set(stripslashes(field.value));
     },
   },
 ];

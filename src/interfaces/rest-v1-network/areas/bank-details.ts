@@ -3,7 +3,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { type Call, type Form, net } from '../client.js';
-import { conforms, listOf, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { conforms, described, listOf, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, anchorAccount, rootAccount } from '../provision.js';
 
 /** Bank details: the read shape, saving (and its validation), reading back, and isolation between accounts. */
@@ -192,6 +192,31 @@ export const bankDetailsArea: AreaSpec<BankState> = {
         await expectReadBack(ctx, ctx.state.saved as Form, 'after the refused saves', {
           note: ' (the last accepted save; the refused ones were for a missing or malformed field)',
         });
+      },
+    },
+    {
+      id: 'NET-BANK-04',
+      title:
+        'two saves with different details in every field, sent at the same time: bank_details reads back one of them whole, not a mix of the two',
+      needs: ['account', 'saved'],
+      async run(ctx: Ctx) {
+        // Whichever lands last is the record (or both are, in a list); a target that writes the record
+        // field by field without a lock leaves fields of each, which no one sent together.
+        const token = (ctx.state.account as Account).token;
+        const one = bankForm(ctx.names.label('bank-race-1'));
+        const two = { ...bankForm(ctx.names.label('bank-race-2')), branch: 'West End', ifsc_code: 'SFCB0009876' };
+        const saves = await Promise.all([one, two].map((form) => net(ctx).post('/bank_details_save', { token, form })));
+        const refusedSave = saves.find((call) => call.body.status !== true);
+        if (refusedSave) ctx.skip(`a save sent at the same time as another was not accepted: ${described(refusedSave)}`);
+        const call = await net(ctx).get('/bank_details', { token });
+        succeeded(ctx, call, 'bank_details after two saves at once');
+        const [a, b] = [readBack(one), readBack(two)];
+        ctx.expect(
+          listsRecord(ctx, call, a) || listsRecord(ctx, call, b),
+          `after two saves at once, expected the record of one of them, ${JSON.stringify(a)} or ${JSON.stringify(b)}, got ${JSON.stringify(call.body.bank_details)}`,
+          ...saves.map((s) => s.ex),
+          call.ex,
+        );
       },
     },
     noServerErrorCheck(),

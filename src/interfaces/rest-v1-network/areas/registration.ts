@@ -4,6 +4,7 @@ import { type Call, type Form, isObject, type Json, net, SCHEMAS } from '../clie
 import {
   conforms,
   described,
+  envelope,
   noServerErrorCheck,
   placementRefusalKeyed,
   refused,
@@ -181,7 +182,12 @@ export const registrationArea: AreaSpec<TreeState> = {
       title: "register at A's left, which B holds, while A's right is free: refused",
       needs: ['b'],
       async run(ctx: Ctx) {
-        const form = underA(ctx, 'left');
+        // An apostrophe in last_name and address, as names and streets carry them: the NET-REG-01 after
+        // NET-GEN-01 sends this body again at a free position, where it must be accepted as any other.
+        const form = underA(ctx, 'left', {
+          last_name: "O'Brien",
+          'net_user[address]': `12 St John's Road ${ctx.names.label('addr')}`,
+        });
         const { call } = await register(ctx, form);
         placementRefused(ctx, 'register at a taken position', call);
         // Kept only when refused: an accepted one took the username, and NET-REG-07 has failed already.
@@ -192,7 +198,7 @@ export const registrationArea: AreaSpec<TreeState> = {
     {
       id: 'NET-REG-01',
       title:
-        "the username, email and password refused at A's taken left (NET-REG-07), sent again at D's free left: accepted (a refusal creates no account)",
+        "the username, email and password refused at A's taken left (NET-REG-07), sent again at D's free left with its apostrophes (O'Brien, St John's Road): accepted (a refusal creates no account)",
       needs: ['d', 'refusedForm'],
       async run(ctx: Ctx) {
         // A refusal that had stored the account anyway would now answer "username already exists".
@@ -208,7 +214,7 @@ export const registrationArea: AreaSpec<TreeState> = {
         succeeded(
           ctx,
           call,
-          `register ${form.username} (${form.email}) at D's free left, after the same username and email were refused at A's taken left`,
+          `register ${form.username} (${form.email}, address ${JSON.stringify(form['net_user[address]'])}) at D's free left, after the same username and email were refused at A's taken left`,
         );
       },
     },
@@ -217,10 +223,12 @@ export const registrationArea: AreaSpec<TreeState> = {
       title: "register C at A's right, then a third child under A: refused",
       needs: ['b'],
       async run(ctx: Ctx) {
-        // C's password holds a tag, a percent-encoded octet and a run of spaces, and its username capitals
-        // (letters and digits still): NET-AUTH-01 logs in with both.
-        const password = `${ctx.names.password()} <i>%41</i>  &"q"`;
+        // C's password holds a tag, a percent-encoded octet, a run of spaces and a backslash, and its
+        // username capitals (letters and digits still): NET-AUTH-01 logs in with both.
+        const password = `${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp`;
         const username = `${ctx.names.username()}CapsX`;
+        // C's left is where NET-REG-02 sends one register twice at once: no other area may take it first.
+        reserve(ctx, username, 'left');
         const c = await register(ctx, underA(ctx, 'right', { username, password }));
         if (!c.account) ctx.skip(`could not register C at A's right: ${described(c.call)}`);
         ctx.state.c = c.account;
@@ -234,7 +242,7 @@ export const registrationArea: AreaSpec<TreeState> = {
     {
       id: 'NET-AUTH-01',
       title:
-        'C logs in with the username and password it registered with (a username with capitals, a password holding <i>, %41 and two spaces)',
+        'C logs in with the username and password it registered with (a username with capitals, a password holding <i>, %41, two spaces and a backslash)',
       needs: ['c'],
       async run(ctx: Ctx) {
         // Login is the only way back into an account: what register stored must be what login verifies.
@@ -502,6 +510,28 @@ export const registrationArea: AreaSpec<TreeState> = {
             n.rawChildren === '',
             `${n.name || n.userKey}, a leaf: expected children "", got ${JSON.stringify(n.rawChildren)}`,
           );
+      },
+    },
+    {
+      id: 'NET-REG-02',
+      title: "one new register body sent twice at the same time (a double submit) at C's free left: at most one is accepted",
+      needs: ['c'],
+      async run(ctx: Ctx) {
+        // The username and e-mail are unique: whichever of the two is handled second registers a username
+        // that exists by then. A target that checks and then inserts without a unique key lets both through.
+        const c = ctx.state.c as Account;
+        const form = registerForm(ctx, { sponsor: A(ctx).username, parent: c.username, position: 'left' });
+        const both = await Promise.all([register(ctx, form), register(ctx, form)]);
+        for (const [i, r] of both.entries())
+          envelope(ctx, r.call, `register ${form.username} (copy ${i + 1} of 2, sent at once)`);
+        const accepted = both.filter((r) => r.call.body.status === true);
+        if (accepted.length === 0)
+          ctx.skip(`neither copy was accepted at C's free left: ${both.map((r) => described(r.call)).join('; ')}`);
+        ctx.expect(
+          accepted.length === 1,
+          `two registers of ${form.username} (${form.email}) sent at once both answered status true: the username and e-mail are unique, so the one handled second must be refused`,
+          ...both.map((r) => r.call.ex),
+        );
       },
     },
     noServerErrorCheck(),
