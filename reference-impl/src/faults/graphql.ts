@@ -2,6 +2,7 @@ import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
 import { hashPassword } from '../passwords.js';
+import { InFlight, jsonWithParameter, pause } from './emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -120,20 +121,8 @@ function subtotalCache(ctx: AppContext): Map<number, number> {
 const requestCustomer = new WeakMap<object, number>();
 const cents = (v: unknown) => (typeof v === 'number' ? Math.round(v * 100) : 0);
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-
-/** Per database: a count per key of the requests in flight (begun by `before`, not yet ended by `after`). */
-const inFlightByDb = new WeakMap<object, Map<string, number>>();
-function inFlight(ctx: AppContext): Map<string, number> {
-  let m = inFlightByDb.get(ctx.db);
-  if (!m) {
-    m = new Map();
-    inFlightByDb.set(ctx.db, m);
-  }
-  return m;
-}
-/** register requests -> the e-mail they hold in flight; those that began while a twin was in flight. */
-const registering = new WeakMap<object, string>();
+/** register requests in flight by e-mail; those that began while a twin was in flight. */
+const registering = new InFlight<object>();
 const racedRegisters = new WeakSet<object>();
 /** addProductToCart requests -> the line they read before the handler, and the quantity they add. */
 const readLines = new WeakMap<object, { me: number; cartId: number; read: number; added: number }>();
@@ -668,19 +657,11 @@ export const graphqlFaults: Fault[] = [
       const input = registerInput(req);
       if (!input) return;
       const key = trimmed(input.email).toLowerCase();
-      const m = inFlight(ctx);
-      if ((m.get(key) ?? 0) > 0) racedRegisters.add(req.raw);
-      m.set(key, (m.get(key) ?? 0) + 1);
-      registering.set(req.raw, key);
-      await sleep(50); // the hash between the check and the insert: the race's window
+      if (registering.begin(ctx.db, key, req.raw).length > 0) racedRegisters.add(req.raw);
+      await pause(50); // the hash between the check and the insert: the race's window
     },
-    after(res, req, ctx) {
-      const key = registering.get(req.raw);
-      if (key === undefined) return;
-      const m = inFlight(ctx);
-      const left = (m.get(key) ?? 1) - 1;
-      if (left > 0) m.set(key, left);
-      else m.delete(key);
+    after(res, req) {
+      if (registering.end(req.raw) === undefined) return;
       // The twin's row is stored beside the first one: the duplicate "succeeds".
       if (racedRegisters.has(req.raw) && refusedWith(res, 'EMAIL_EXISTS')) {
         res.body = { data: { register: true } };
@@ -707,7 +688,7 @@ export const graphqlFaults: Fault[] = [
       const added = input.quantity ?? 1;
       if (!line || typeof added !== 'number') return;
       readLines.set(req.raw, { me, cartId: line.cart_id, read: line.quantity, added });
-      await sleep(40);
+      await pause(40);
     },
     after(res, req, ctx) {
       const seen = readLines.get(req.raw);
@@ -730,8 +711,7 @@ export const graphqlFaults: Fault[] = [
     // otherwise: a JSON body sent as application/json; charset=utf-8 (the same media type with a
     // parameter, as many clients send it) is read as an empty request.
     before(req) {
-      const type = req.raw.headers['content-type'];
-      if (typeof type === 'string' && /^\s*application\/json\s*;/i.test(type)) req.raw.body = {};
+      if (jsonWithParameter(req.raw.headers['content-type'])) req.raw.body = {};
     },
   },
   {

@@ -3,6 +3,7 @@ import { userKeyOf } from '../network/earnings.js';
 import { newUserKey } from '../network/placement.js';
 import { commissionJson, findNetUser, findUniUser, netUserJson, type Row, type UserRow, userJson } from '../network/records.js';
 import { hashPassword } from '../passwords.js';
+import { InFlight, pause, stripslashes } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -256,7 +257,6 @@ const threeByteUtf8 = (v: string): string => v.replace(/[\u{10000}-\u{10FFFF}]/g
  * that two requests sent at once overlap on a fast reference as they would on the vendor's host.
  */
 const RACE_WINDOW_MS = 120;
-const pause = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 
 /** The highest user ID when a register began: a row above it was inserted while the register was in flight. */
 const REGISTER_STARTED_AFTER = new WeakMap<FaultRequest, number>();
@@ -299,7 +299,7 @@ interface BankSave {
   /** Saves of the same caller that were in flight at the same time. */
   twins: Set<BankSave>;
 }
-const BANK_IN_FLIGHT = new Set<BankSave>();
+const BANK_IN_FLIGHT = new InFlight<BankSave>();
 const BANK_SAVES = new WeakMap<FaultRequest, BankSave>();
 /** The fields update_user_meta writes last, in form order: where the earlier save's writes land after the later's. */
 const BANK_LATE_FIELDS = ['branch', 'ifsc_code', 'contact_number'];
@@ -314,12 +314,10 @@ async function bankSaveBegins(req: FaultRequest, ctx: AppContext): Promise<void>
     if (typeof v === 'string') form[field] = v.trim();
   }
   const save: BankSave = { key, form, done: false, twins: new Set() };
-  for (const other of BANK_IN_FLIGHT)
-    if (other.key === key) {
-      other.twins.add(save);
-      save.twins.add(other);
-    }
-  BANK_IN_FLIGHT.add(save);
+  for (const other of BANK_IN_FLIGHT.begin(ctx.db, key, save)) {
+    other.twins.add(save);
+    save.twins.add(other);
+  }
   BANK_SAVES.set(req, save);
   await pause(RACE_WINDOW_MS);
 }
@@ -332,7 +330,7 @@ async function bankSaveBegins(req: FaultRequest, ctx: AppContext): Promise<void>
 function bankSaveEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
   const save = BANK_SAVES.get(req);
   if (!save) return;
-  BANK_IN_FLIGHT.delete(save);
+  BANK_IN_FLIGHT.end(save);
   save.done = true;
   if (!isObject(res.body) || res.body.status !== true) return;
   const earlier = [...save.twins].find((t) => t.done);
@@ -428,9 +426,6 @@ async function commissionsByStatus(res: FaultResponse, req: FaultRequest, ctx: A
   const sorted = boundedSort(rows, start + limit, (a, b) => String(a.status).localeCompare(String(b.status)));
   res.body[table] = sorted.slice(start, start + limit).map(commissionJson);
 }
-
-/** PHP's stripslashes: each backslash is dropped and the character after it kept (C:\tmp becomes C:tmp). */
-const stripslashes = (v: string): string => v.replace(/\\([\s\S]?)/g, '$1');
 
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [

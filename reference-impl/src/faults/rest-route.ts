@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { type AddressRow, formatted, SELECT_ADDRESS } from '../rest-route/address.js';
 import { tokenOf } from '../rest-route/core.js';
+import { InFlight, jsonWithParameter, likeRegex, pause, urldecode } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken } from './tokens.js';
 
@@ -78,10 +79,8 @@ const FORCED = new WeakMap<object, string>();
 /** RR-PASSWORD-UPDATE-NEEDS-RESET: the hash and salt an update without a pending code must leave in place. */
 const KEPT_HASH = new WeakMap<object, { customerId: number; password: string; salt: string }>();
 
-/** RR-REGISTER-RACE-DUPLICATE: per database, the registers in flight by e-mail (lower case), with when each began. */
-const REGISTERING = new WeakMap<object, Map<string, Map<object, number>>>();
-/** RR-REGISTER-RACE-DUPLICATE: the e-mail key a register in flight is filed under. */
-const FLIGHT = new WeakMap<object, string>();
+/** RR-REGISTER-RACE-DUPLICATE: the registers in flight by e-mail (lower case). */
+const REGISTERING = new InFlight<object>();
 /** RR-REGISTER-RACE-DUPLICATE: a racing register's e-mail as sent, and the stand-in it was inserted under. */
 const RACER = new WeakMap<object, { email: string; standIn: string }>();
 /** RR-REGISTER-RACE-DUPLICATE: how long the module spends between its e-mail check and its insert. */
@@ -90,16 +89,6 @@ let raceSerial = 0;
 
 /** RR-SEARCH-LIKE-WILDCARDS: the search (and paging) a listing request had, taken out before the handler. */
 const LIKE_SEARCH = new WeakMap<object, { search: string; limit: unknown; page: unknown }>();
-
-/** A LIKE pattern's match as a regular expression: % any run of characters, _ any one; case-insensitive, unanchored (%word%). */
-function likePattern(word: string): RegExp {
-  const body = [...word].map((c) => (c === '%' ? '.*' : c === '_' ? '.' : c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&'))).join('');
-  return new RegExp(body, 'isu');
-}
-
-/** PHP's urldecode(): + is a space, %XX the byte it names (left as is when not two hex digits). */
-const urldecode = (v: string): string =>
-  v.replace(/\+/g, ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 
 /** The customer id of the request's token (the handlers' own header reading), or undefined. */
 async function tokenCustomer(req: FaultRequest, ctx: AppContext): Promise<number | undefined> {
@@ -550,30 +539,16 @@ export const restRouteFaults: Fault[] = [
       const body = req.raw.body;
       const sent = typeof body.email === 'string' ? body.email.trim() : '';
       if (sent === '') return;
-      const key = sent.toLowerCase();
-      let flights = REGISTERING.get(ctx.db);
-      if (!flights) {
-        flights = new Map();
-        REGISTERING.set(ctx.db, flights);
-      }
-      const inFlight = flights.get(key) ?? new Map<object, number>();
-      flights.set(key, inFlight);
-      // A register whose answer never reached the hook (no JSON) is not in flight for ever.
-      const now = Date.now();
-      for (const [other, began] of inFlight) if (now - began > 10_000) inFlight.delete(other);
-      if (inFlight.size > 0) {
+      if (REGISTERING.begin(ctx.db, sent.toLowerCase(), req.raw).length > 0) {
         raceSerial += 1;
         const standIn = `race${raceSerial}.${sent}`;
         body.email = standIn;
         RACER.set(req.raw, { email: sent, standIn });
       }
-      inFlight.set(req.raw, now);
-      FLIGHT.set(req.raw, key);
-      await new Promise((resolve) => setTimeout(resolve, CHECK_TO_INSERT_MS));
+      await pause(CHECK_TO_INSERT_MS);
     },
     after(res, req, ctx) {
-      const key = FLIGHT.get(req.raw);
-      if (key !== undefined) REGISTERING.get(ctx.db)?.get(key)?.delete(req.raw);
+      REGISTERING.end(req.raw);
       const racer = RACER.get(req.raw);
       const d = data(res);
       if (!racer || !ok(res) || !d) return;
@@ -604,7 +579,10 @@ export const restRouteFaults: Fault[] = [
       const d = data(res);
       if (!taken || !Array.isArray(d?.products)) return;
       const whole = taken.search.trim().toLowerCase();
-      const patterns = whole.split(/\s+/).filter(Boolean).map(likePattern);
+      const patterns = whole
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((w) => likeRegex(w));
       const found = d.products.filter(
         (p) =>
           isObject(p) && (patterns.every((r) => r.test(String(p.name ?? ''))) || String(p.model ?? '').toLowerCase() === whole),
@@ -622,8 +600,7 @@ export const restRouteFaults: Fault[] = [
     // JSON body: the request reads as one without fields, so a login with good credentials is refused.
     before(req) {
       if (req.method !== 'POST' || !isObject(req.raw.body)) return;
-      const type = String(req.raw.headers['content-type'] ?? '');
-      if (!/^\s*application\/json\s*;/i.test(type)) return;
+      if (!jsonWithParameter(req.raw.headers['content-type'])) return;
       const body = req.raw.body;
       for (const k of Object.keys(body)) delete body[k];
     },

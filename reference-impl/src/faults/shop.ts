@@ -4,6 +4,7 @@ import { hashPassword } from '../passwords.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
 import { currencyCode, identify, money, now, type ShopUser } from '../shop/common.js';
 import { cartLines } from '../shop/pricing.js';
+import { InFlight, likeRegex, pause, urldecode } from './emulation.js';
 import { bodyField, eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -68,20 +69,14 @@ async function hs256Tokens(body: unknown, ctx: AppContext): Promise<void> {
 const ASTRAL = /[\u{10000}-\u{10FFFF}]/gu;
 
 /** Registers in flight, by lower-case username and e-mail (SHOP-REGISTER-RACE-DUPLICATE). */
-const REGISTERING = new Map<string, Set<object>>();
-/** Registers that overlapped an identical one, and the key each was filed under. */
+const REGISTERING = new InFlight<object>();
+/** Registers that overlapped an identical one. */
 const RACED = new WeakSet<object>();
-const REGISTER_KEY = new WeakMap<object, string>();
-/** The time between the handler's existence check and its insert (user and meta rows written one by one). */
-const CHECK_TO_INSERT_MS = 30;
-
-/** Turns a LIKE pattern into a regular expression: `%` any run of characters, `_` any one (SHOP-SEARCH-LIKE-WILDCARDS). */
-function likeRegex(pattern: string): RegExp {
-  const body = [...pattern]
-    .map((c) => (c === '%' ? '[\\s\\S]*' : c === '_' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(body, 'u');
-}
+/**
+ * The time between the handler's existence check and its insert (wp_hash_password, then user and meta rows written
+ * one by one); long enough that two registers sent at once overlap also on a loaded machine (two fault runs on two cores).
+ */
+const CHECK_TO_INSERT_MS = 80;
 
 /** The product summary of Part 2, as the listing writes it (id, type, name, image, prices, sku). */
 function productSummary(p: Record<string, unknown>) {
@@ -464,26 +459,20 @@ export const shopFaults: Fault[] = [
     // between: two identical registers sent together both pass the check, and both create the account. Emulated at the
     // edge (the reference's table has the constraints): a register that overlapped an identical one and was refused
     // as taken is answered as the racing handler answers, with a token and the user record.
-    async before(req) {
+    async before(req, ctx) {
       if (req.endpoint !== '/auth/register' || req.method !== 'POST') return;
       const { body } = bodyOf(req.raw);
       const [username, email] = [str(body.username), str(body.email)];
       if (!username || !email) return;
       const key = `${username.toLowerCase()}\n${email.toLowerCase()}`;
-      const inFlight = REGISTERING.get(key) ?? new Set<object>();
-      for (const twin of inFlight) RACED.add(twin);
-      if (inFlight.size > 0) RACED.add(req.raw);
-      inFlight.add(req.raw);
-      REGISTERING.set(key, inFlight);
-      REGISTER_KEY.set(req.raw, key);
-      await new Promise((resolve) => setTimeout(resolve, CHECK_TO_INSERT_MS));
+      const twins = REGISTERING.begin(ctx.db, key, req.raw);
+      for (const twin of twins) RACED.add(twin);
+      if (twins.length > 0) RACED.add(req.raw);
+      await pause(CHECK_TO_INSERT_MS);
     },
     async after(res, req, ctx) {
-      const key = REGISTER_KEY.get(req.raw);
+      const key = REGISTERING.end(req.raw);
       if (key === undefined) return;
-      const inFlight = REGISTERING.get(key);
-      inFlight?.delete(req.raw);
-      if (inFlight?.size === 0) REGISTERING.delete(key);
       if (!RACED.has(req.raw) || !refusedFor(res.body, ['username', 'email']) || !isObject(res.body)) return;
       if (!Object.values(res.body.errors as Record<string, unknown>).every((m) => /exist/i.test(String(m)))) return;
       const [username, email] = key.split('\n');
@@ -542,7 +531,7 @@ export const shopFaults: Fault[] = [
       if (!keywords.some((k) => /[%_]/.test(k)) || Object.keys(q).some((k) => k !== 'search' && k !== 'page')) return;
       const page = Number(q.page);
       if (!Number.isInteger(page) || page < 1) return;
-      const patterns = keywords.map(likeRegex);
+      const patterns = keywords.map((k) => likeRegex(k));
       const rows = (ctx.db.prepare('SELECT * FROM shop_products ORDER BY id').all() as Record<string, unknown>[]).filter((p) => {
         const texts = [p.name, p.short_description, p.description, p.sku].map((t) => String(t).toLowerCase());
         return patterns.every((re) => texts.some((t) => re.test(t)));
@@ -566,13 +555,7 @@ export const shopFaults: Fault[] = [
       if (req.endpoint !== '/auth/register') return;
       const field = bodyField(req.raw.body, 'email');
       if (typeof field.value !== 'string' || !/[+%]/.test(field.value)) return;
-      let decoded = field.value.replace(/\+/g, ' ');
-      try {
-        decoded = decodeURIComponent(decoded);
-      } catch {
-        // PHP's urldecode leaves a malformed escape as it is.
-      }
-      field.set(decoded.replace(/\s+/g, ''));
+      field.set(urldecode(field.value).replace(/\s+/g, ''));
     },
   },
 ];

@@ -294,12 +294,11 @@ export const authArea: AreaSpec<AuthState> = {
         );
         const i = won.indexOf(true);
         const winner = twins[i];
-        if (!winner) {
-          ctx.note(
+        // Two refusals keep the rule (nothing was registered twice) but leave the race unobserved.
+        if (!winner)
+          ctx.skip(
             `neither of two registers of ${email} sent at the same time was accepted: ${results.map((r) => refusal(r, 'register')).join(' / ')}`,
           );
-          return;
-        }
         // Read back: the account is the one accepted (a refused twin that still wrote shows in the names).
         const back = await loginWorks(ctx, winner);
         const user = record(record(back?.data?.login)?.user_data);

@@ -431,11 +431,14 @@ export const authArea: AreaSpec<AuthState> = {
         const both = await Promise.all([0, 1].map(() => call(ctx, 'POST', '/auth/register', { form: { ...form } })));
         const answers = both.map((ex) => ({ ex, body: envelope(ctx, ex, 'register') }));
         const won = answers.filter((a) => a.body.status === true).length;
+        // Two refusals keep the rule (nothing was registered twice) but leave the race unobserved.
+        if (won === 0)
+          ctx.skip(
+            `neither of two identical registers of ${form.username} sent together was accepted: ${answers.map((a) => JSON.stringify(a.body.errors)).join(' / ')}`,
+          );
         ctx.expect(
           won === 1,
-          won === 2
-            ? `two identical registers of ${form.username} / ${form.email} sent together both answered status true: the username and email are unique, so one of them should be refused`
-            : `neither of two identical registers of a new username ${form.username} sent together answered status true`,
+          `two identical registers of ${form.username} / ${form.email} sent together both answered status true: the username and email are unique, so one of them should be refused`,
           ...both,
         );
         const lost = answers.find((a) => a.body.status !== true)!;

@@ -1,0 +1,67 @@
+/**
+ * What the faults emulate of a vendor's platform, shared by the four interfaces' faults: PHP's string
+ * functions, SQL's LIKE patterns, and the window between a check and a write in which two requests
+ * sent at once race.
+ */
+
+/** PHP's urldecode(): + is a space, %XX the byte it names (left as it is when not two hex digits). */
+export const urldecode = (v: string): string =>
+  v.replace(/\+/g, ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
+
+/** PHP's stripslashes(): each backslash is dropped and the character after it kept (C:\tmp becomes C:tmp). */
+export const stripslashes = (v: string): string => v.replace(/\\([\s\S]?)/g, '$1');
+
+/** A LIKE pattern as a regular expression: `%` any run of characters, `_` any one; unanchored, as in '%<pattern>%'. */
+export function likeRegex(pattern: string, flags = 'iu'): RegExp {
+  const body = [...pattern]
+    .map((c) => (c === '%' ? '[\\s\\S]*' : c === '_' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))
+    .join('');
+  return new RegExp(body, flags);
+}
+
+/** A JSON body labelled with a media type parameter (`application/json; charset=utf-8`). */
+export const jsonWithParameter = (contentType: unknown): boolean =>
+  typeof contentType === 'string' && /^\s*application\/json\s*;/i.test(contentType);
+
+/** The time a vendor's handler spends between its check and its write (a password hash, meta rows one by one). */
+export const pause = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
+
+/** A request whose answer never reached the fault's `after` (no JSON) is not in flight for ever. */
+const STALE_MS = 10_000;
+
+/**
+ * Requests in flight by key, within one scope (the database, so that references side by side in one
+ * process do not see each other's requests): how a race fault tells that a write overlaps another
+ * write of the same thing. `begin` in `before`, `end` in `after`.
+ */
+export class InFlight<T extends object> {
+  readonly #byScope = new WeakMap<object, Map<string, Map<T, number>>>();
+  readonly #filed = new WeakMap<T, { byKey: Map<string, Map<T, number>>; flights: Map<T, number>; key: string }>();
+
+  /** Files `item` under `key`; answers the items already in flight under it (its twins). */
+  begin(scope: object, key: string, item: T): T[] {
+    let byKey = this.#byScope.get(scope);
+    if (!byKey) {
+      byKey = new Map();
+      this.#byScope.set(scope, byKey);
+    }
+    const flights = byKey.get(key) ?? new Map<T, number>();
+    byKey.set(key, flights);
+    const now = Date.now();
+    for (const [other, began] of flights) if (now - began > STALE_MS) flights.delete(other);
+    const twins = [...flights.keys()];
+    flights.set(item, now);
+    this.#filed.set(item, { byKey, flights, key });
+    return twins;
+  }
+
+  /** Takes `item` out of flight; answers the key it was filed under, or undefined when it never began. */
+  end(item: T): string | undefined {
+    const filed = this.#filed.get(item);
+    if (!filed) return undefined;
+    filed.flights.delete(item);
+    if (filed.flights.size === 0) filed.byKey.delete(filed.key);
+    this.#filed.delete(item);
+    return filed.key;
+  }
+}
