@@ -11,6 +11,24 @@ export const urldecode = (v: string): string =>
 /** PHP's stripslashes(): each backslash is dropped and the character after it kept (C:\tmp becomes C:tmp). */
 export const stripslashes = (v: string): string => v.replace(/\\([\s\S]?)/g, '$1');
 
+/** PHP's addslashes(), as WordPress applies it to $_POST (wp_magic_quotes) for a handler that forgets wp_unslash. */
+export const addslashes = (v: string): string => v.replace(/[\\'"]/g, (c) => `\\${c}`);
+
+/** Characters outside the Basic Multilingual Plane (4 bytes in UTF-8), which a 3-byte utf8 (utf8mb3) column cannot hold. */
+const ASTRAL = /[\u{10000}-\u{10FFFF}]/gu;
+
+/**
+ * A string as a utf8mb3 column keeps it, in the three ways MySQL and WordPress do: each astral character stored
+ * as "?" (a utf8mb4 connection converting to the column), stripped (wpdb's strip_invalid_text), or the string cut
+ * at the first one (MySQL outside strict mode).
+ */
+export function utf8mb3(v: string, way: 'question-mark' | 'stripped' | 'cut'): string {
+  if (way === 'question-mark') return v.replace(ASTRAL, '?');
+  if (way === 'stripped') return v.replace(ASTRAL, '');
+  const at = v.search(ASTRAL);
+  return at < 0 ? v : v.slice(0, at);
+}
+
 /** A LIKE pattern as a regular expression: `%` any run of characters, `_` any one; unanchored, as in '%<pattern>%'. */
 export function likeRegex(pattern: string, flags = 'iu'): RegExp {
   const body = [...pattern]

@@ -2,7 +2,7 @@ import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
 import { hashPassword } from '../passwords.js';
-import { InFlight, jsonWithParameter, pause } from './emulation.js';
+import { InFlight, jsonWithParameter, pause, utf8mb3 } from './emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -97,15 +97,6 @@ const trimmed = (v: unknown): string => (typeof v === 'string' ? v.trim() : type
 
 /** A string of digits beginning with 0: what an integer round trip (FILTER_VALIDATE_INT) refuses. */
 const leadingZero = (v: unknown) => typeof v === 'string' && /^0\d+$/.test(v.trim());
-
-/** Characters outside the Basic Multilingual Plane (4 bytes in UTF-8), which a 3-byte utf8 column cannot hold. */
-const ASTRAL = /[\u{10000}-\u{10FFFF}]/u;
-/** A string as MySQL's 3-byte utf8 column keeps it outside strict mode: cut at its first 4-byte character. */
-const utf8mb3 = (v: unknown): unknown => {
-  if (typeof v !== 'string') return v;
-  const at = v.search(ASTRAL);
-  return at < 0 ? v : v.slice(0, at);
-};
 
 /** Per database: the subtotal (cents) of each customer's cart when its last addProductToCart answered. */
 const cachedSubtotals = new WeakMap<object, Map<number, number>>();
@@ -562,7 +553,10 @@ export const graphqlFaults: Fault[] = [
     before(req) {
       const input = variables(req)?.input;
       if (!has(req, 'register') || !isObject(input)) return;
-      for (const field of ['firstname', 'lastname']) input[field] = utf8mb3(input[field]);
+      for (const field of ['firstname', 'lastname']) {
+        const v = input[field];
+        if (typeof v === 'string') input[field] = utf8mb3(v, 'cut');
+      }
     },
   },
   {

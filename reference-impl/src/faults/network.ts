@@ -3,7 +3,7 @@ import { userKeyOf } from '../network/earnings.js';
 import { newUserKey } from '../network/placement.js';
 import { commissionJson, findNetUser, findUniUser, netUserJson, type Row, type UserRow, userJson } from '../network/records.js';
 import { hashPassword } from '../passwords.js';
-import { InFlight, pause, stripslashes } from './emulation.js';
+import { addslashes, InFlight, pause, stripslashes, utf8mb3 } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -200,9 +200,6 @@ async function partialBankSave(body: Record<string, unknown>, req: FaultRequest,
   }
 }
 
-/** PHP's addslashes, as WordPress applies it to $_POST (wp_magic_quotes) for a handler that forgets wp_unslash. */
-const addslashes = (v: string): string => v.replace(/[\\'"]/g, (c) => `\\${c}`);
-
 /**
  * payout_details finding the payout by payout_id alone (the first row with that id, whoever owns it)
  * and reading the commissions by that row's user_key: a member's payout id, asked with another
@@ -247,9 +244,6 @@ function truncateLastWithdrawal(req: FaultRequest, user: { ID: number }, ctx: Ap
     | undefined;
   if (row) ctx.db.prepare('UPDATE net_withdrawals SET amount = ? WHERE id = ?').run(Math.trunc(n * 100), row.id);
 }
-
-/** A utf8 (three-byte) MySQL column behind a utf8mb4 connection: each character outside the BMP is stored as "?". */
-const threeByteUtf8 = (v: string): string => v.replace(/[\u{10000}-\u{10FFFF}]/gu, '?');
 
 /**
  * How long a register or a bank save of the race faults stays in flight before its handler: the
@@ -675,7 +669,7 @@ export const networkFaults: Fault[] = [
     before(req) {
       const body = req.raw.body;
       if (req.endpoint !== '/bank_details_save' || !isObject(body)) return;
-      for (const [k, v] of Object.entries(body)) if (typeof v === 'string') body[k] = threeByteUtf8(v);
+      for (const [k, v] of Object.entries(body)) if (typeof v === 'string') body[k] = utf8mb3(v, 'question-mark');
     },
   },
   {

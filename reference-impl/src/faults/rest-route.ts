@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { type AddressRow, formatted, SELECT_ADDRESS } from '../rest-route/address.js';
 import { tokenOf } from '../rest-route/core.js';
-import { InFlight, jsonWithParameter, likeRegex, pause, urldecode } from './emulation.js';
+import { InFlight, jsonWithParameter, likeRegex, pause, urldecode, utf8mb3 } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken } from './tokens.js';
 
@@ -46,9 +46,6 @@ const notAgreed = (v: unknown): boolean =>
   v === false ||
   v === 0 ||
   (typeof v === 'string' && ['0', 'false', 'off', 'no', ''].includes(v.trim().toLowerCase()));
-
-/** Characters outside the Basic Multilingual Plane: four bytes in UTF-8, which a 3-byte utf8 column cannot hold. */
-const NON_BMP = /[\u{10000}-\u{10FFFF}]/gu;
 
 /** The address fields of rows 7 and 9 that are stored as text. */
 const ADDRESS_TEXT_FIELDS = [
@@ -465,7 +462,7 @@ export const restRouteFaults: Fault[] = [
       const body = req.raw.body;
       for (const key of ADDRESS_TEXT_FIELDS) {
         const v = body[key];
-        if (typeof v === 'string') body[key] = v.replace(NON_BMP, '?');
+        if (typeof v === 'string') body[key] = utf8mb3(v, 'question-mark');
       }
     },
   },

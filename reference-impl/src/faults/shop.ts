@@ -4,7 +4,7 @@ import { hashPassword } from '../passwords.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
 import { currencyCode, identify, money, now, type ShopUser } from '../shop/common.js';
 import { cartLines } from '../shop/pricing.js';
-import { InFlight, likeRegex, pause, urldecode } from './emulation.js';
+import { InFlight, likeRegex, pause, urldecode, utf8mb3 } from './emulation.js';
 import { bodyField, eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -64,9 +64,6 @@ async function hs256Tokens(body: unknown, ctx: AppContext): Promise<void> {
   const key = `${ctx.vendor}_token`;
   if (isObject(body) && typeof body[key] === 'string') body[key] = await hs256Of(body[key]);
 }
-
-/** Characters outside the Basic Multilingual Plane (4 bytes in UTF-8): what a utf8mb3 column cannot hold. */
-const ASTRAL = /[\u{10000}-\u{10FFFF}]/gu;
 
 /** Registers in flight, by lower-case username and e-mail (SHOP-REGISTER-RACE-DUPLICATE). */
 const REGISTERING = new InFlight<object>();
@@ -401,7 +398,7 @@ export const shopFaults: Fault[] = [
       if (req.endpoint !== '/auth/register') return;
       for (const name of ['first_name', 'last_name']) {
         const field = bodyField(req.raw.body, name);
-        if (typeof field.value === 'string') field.set(field.value.replace(ASTRAL, ''));
+        if (typeof field.value === 'string') field.set(utf8mb3(field.value, 'stripped'));
       }
     },
   },
