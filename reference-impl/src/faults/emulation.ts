@@ -8,6 +8,9 @@
 export const urldecode = (v: string): string =>
   v.replace(/\+/g, ' ').replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16)));
 
+/** PHP's rawurldecode(): %XX the byte it names, + kept as it is (RFC 3986, unlike a form's + for a space). */
+export const rawurldecode = (v: string): string => urldecode(v.replace(/\+/g, '%2B'));
+
 /** PHP's stripslashes(): each backslash is dropped and the character after it kept (C:\tmp becomes C:tmp). */
 export const stripslashes = (v: string): string => v.replace(/\\([\s\S]?)/g, '$1');
 

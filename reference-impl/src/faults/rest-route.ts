@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { type AddressRow, formatted, SELECT_ADDRESS } from '../rest-route/address.js';
 import { tokenOf } from '../rest-route/core.js';
-import { InFlight, jsonWithParameter, likeRegex, pause, urldecode, utf8mb3 } from './emulation.js';
+import { InFlight, jsonWithParameter, likeRegex, pause, rawurldecode, urldecode, utf8mb3 } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken } from './tokens.js';
 
@@ -86,6 +86,25 @@ let raceSerial = 0;
 
 /** RR-SEARCH-LIKE-WILDCARDS: the search (and paging) a listing request had, taken out before the handler. */
 const LIKE_SEARCH = new WeakMap<object, { search: string; limit: unknown; page: unknown }>();
+
+/** RR-CATEGORY-FILTER-KEYS-KEPT: the category ids a listing request named, taken out before the handler. */
+const CATEGORY_FILTER = new WeakMap<object, string>();
+
+/** The category parameter of a listing request (the names the handler reads), or undefined when none is given. */
+const categoryParam = (req: FaultRequest): string | undefined => {
+  const v = req.query.category_ids ?? req.query.category_id ?? req.query.path;
+  return typeof v === 'string' && v.trim() !== '' ? v : undefined;
+};
+
+/** RR-LOGIN-TOKEN-READS-ONLY: the tokens login issued, per database (never filed where the writes look). */
+const LOGIN_TOKENS = new WeakMap<object, Set<string>>();
+/** RR-LOGIN-TOKEN-READS-ONLY: the endpoints that look the token up in the session table. */
+const TOKEN_TABLE_ROUTES = [
+  'account/address/add',
+  'account/address/edit',
+  'account/address/delete',
+  'account/forgotten/updatepassword',
+];
 
 /** The customer id of the request's token (the handlers' own header reading), or undefined. */
 async function tokenCustomer(req: FaultRequest, ctx: AppContext): Promise<number | undefined> {
@@ -615,6 +634,99 @@ export const restRouteFaults: Fault[] = [
         const v = body[key];
         if (typeof v === 'string') body[key] = urldecode(v);
       }
+    },
+  },
+  {
+    id: 'RR-CATEGORY-FILTER-KEYS-KEPT',
+    iface: 'rest-route',
+    // The category filter runs in PHP over the store's listing with array_filter(), which keeps each
+    // product's key, and no array_values() follows: json_encode() writes a list only when the keys run
+    // 0, 1, 2..., so a category whose products are not the first of the listing comes back as an object
+    // {"3": {...}, "7": {...}} in place of the products array. (Paging, not shown, is left alone.)
+    before(req) {
+      const category = req.endpoint === 'product/listing' ? categoryParam(req) : undefined;
+      if (category === undefined || req.query.limit !== undefined || req.query.page !== undefined) return;
+      CATEGORY_FILTER.set(req.raw, category);
+      for (const k of ['category_ids', 'category_id', 'path']) delete req.query[k];
+    },
+    after(res, req, ctx) {
+      const category = CATEGORY_FILTER.get(req.raw);
+      const d = data(res);
+      if (category === undefined || !Array.isArray(d?.products)) return;
+      const ids = category
+        .split(/[,_]/)
+        .map((c) => c.trim())
+        .filter((c) => /^\d{1,15}$/.test(c))
+        .map(Number);
+      const member = ctx.db.prepare('SELECT 1 FROM rr_product_category WHERE product_id = ? AND category_id = ?');
+      const kept: Record<string, unknown> = {};
+      d.products.forEach((p, key) => {
+        if (isObject(p) && ids.some((c) => member.get(Number(p.product_id), c) !== undefined)) kept[String(key)] = p;
+      });
+      const keys = Object.keys(kept);
+      d.products = keys.every((k, i) => k === String(i)) ? Object.values(kept) : kept;
+    },
+  },
+  {
+    id: 'RR-REGISTER-NAME-NFD',
+    iface: 'rest-route',
+    // The module's addCustomer() runs the names through Normalizer::normalize(FORM_D) (meant for an
+    // accent-free search key, the decomposed form was stored instead), after the validator saw them as
+    // sent: "Zoë" is stored as "Zoe" + U+0308, and register and login answer the name decomposed.
+    after(res, req, ctx) {
+      const d = data(res);
+      if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
+      const row = ctx.db
+        .prepare('SELECT firstname, lastname FROM rr_customer WHERE customer_id = ?')
+        .get(Number(d.customer_id)) as { firstname: string; lastname: string } | undefined;
+      if (!row) return;
+      const firstname = row.firstname.normalize('NFD');
+      const lastname = row.lastname.normalize('NFD');
+      ctx.db
+        .prepare('UPDATE rr_customer SET firstname = ?, lastname = ? WHERE customer_id = ?')
+        .run(firstname, lastname, Number(d.customer_id));
+      d.firstname = firstname;
+      d.lastname = lastname;
+    },
+  },
+  {
+    id: 'RR-SEARCH-PLUS-KEPT',
+    iface: 'rest-route',
+    // The module's router rebuilds the query from REQUEST_URI and decodes each value with rawurldecode(),
+    // which leaves a + as it is: a search whose space is written + (form encoding, search=Cast+Iron)
+    // looks for "cast+iron" and finds nothing; written with %20 for the space, it works.
+    before(req) {
+      if (req.endpoint !== 'product/listing') return;
+      const raw = req.raw.url.split('?')[1] ?? '';
+      for (const pair of raw.split('&')) {
+        const at = pair.indexOf('=');
+        const key = at < 0 ? pair : pair.slice(0, at);
+        if ((key === 'search' || key === 'filter_name') && pair.slice(at + 1).includes('+'))
+          req.query[key] = rawurldecode(pair.slice(at + 1));
+      }
+    },
+  },
+  {
+    id: 'RR-LOGIN-TOKEN-READS-ONLY',
+    iface: 'rest-route',
+    // Register files the token it issues in the module's API session table; login signs a new token
+    // and returns it without filing it. The reads only verify the signature, while the writes (address
+    // add, edit, delete, password update) look the token up in that table: a login token reads the
+    // address book, yet every write with it is refused with error_token.
+    before(req, ctx) {
+      if (req.method !== 'POST' || !TOKEN_TABLE_ROUTES.includes(req.endpoint)) return;
+      const token = tokenOf(req.raw);
+      if (!token || !LOGIN_TOKENS.get(ctx.db)?.has(token)) return;
+      delete req.raw.headers.token;
+      delete req.raw.headers.authorization;
+    },
+    after(res, req, ctx) {
+      if (req.endpoint !== 'account/login' || req.method !== 'POST' || !ok(res)) return;
+      const token = res.body.token;
+      if (typeof token !== 'string') return;
+      const issued = LOGIN_TOKENS.get(ctx.db) ?? new Set<string>();
+      LOGIN_TOKENS.set(ctx.db, issued);
+      issued.add(token);
     },
   },
 ];
