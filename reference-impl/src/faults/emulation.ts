@@ -32,6 +32,15 @@ export function utf8mb3(v: string, way: 'question-mark' | 'stripped' | 'cut'): s
   return at < 0 ? v : v.slice(0, at);
 }
 
+/**
+ * PHP's number_format($amount, 2) with its defaults: two decimals, "." before them and "," between thousands, so
+ * 1234.5 reads "1,234.50" (a vendor who meant a plain decimal string and forgot the two separator arguments).
+ */
+export function numberFormat(amount: number): string {
+  const [whole, cents] = Math.abs(amount).toFixed(2).split('.') as [string, string];
+  return `${amount < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}.${cents}`;
+}
+
 /** A LIKE pattern as a regular expression: `%` any run of characters, `_` any one; unanchored, as in '%<pattern>%'. */
 export function likeRegex(pattern: string, flags = 'iu'): RegExp {
   const body = [...pattern]

@@ -4,7 +4,7 @@ import { hashPassword } from '../passwords.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
 import { currencyCode, identify, money, now, type ShopUser } from '../shop/common.js';
 import { cartLines } from '../shop/pricing.js';
-import { InFlight, likeRegex, pause, urldecode, utf8mb3 } from './emulation.js';
+import { InFlight, likeRegex, numberFormat, pause, rawurldecode, urldecode, utf8mb3 } from './emulation.js';
 import { bodyField, eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -89,6 +89,52 @@ function productSummary(p: Record<string, unknown>) {
     sale_price: sale === null ? '' : money(sale),
     sku: p.sku,
   };
+}
+
+/** The success answer of register for `user` (a token and the user record without the names), as the handler gives it. */
+async function registeredAnswer(ctx: AppContext, user: ShopUser, email = user.user_email) {
+  return {
+    status: true,
+    errors: [],
+    message: 'Registration successful.',
+    [`${ctx.vendor}_token`]: await ctx.tokens.sign(String(user.id), 'shop', { user_login: user.user_login, last_login: now() }),
+    user: {
+      ID: String(user.id),
+      user_login: user.user_login,
+      user_nicename: user.user_nicename,
+      user_email: email,
+      user_url: user.user_url,
+      user_registered: user.user_registered,
+      user_activation_key: user.user_activation_key,
+      user_status: String(user.user_status),
+      display_name: user.display_name,
+    },
+  };
+}
+
+/** The raw value of a query parameter as the URL carries it (percent-encoded, + as sent); undefined when absent. */
+function rawQueryValue(url: string, name: string): string | undefined {
+  const query = url.split('?')[1] ?? '';
+  const pair = query.split('&').find((p) => p.split('=')[0] === name);
+  return pair?.slice(name.length + 1);
+}
+
+/** The cart endpoints whose answers the add-on's session list follows (SHOP-CART-ITEMS-UNSET-KEYS). */
+const CART_WRITES = /^\/(cart(\/add-item|\/remove-item(\/.*)?|\/update-quantities)?|order\/create)$/;
+/** Each account's cart lines as the add-on's session list holds them, by database: keys in the order added, null where unset. */
+const SESSION_LINES = new WeakMap<object, Map<number, (string | null)[]>>();
+
+/** The session list brought up to the cart's lines: a line gone is unset (its index stays), a new line appended. */
+function sessionLines(ctx: AppContext, userId: number): (string | null)[] {
+  const byUser = SESSION_LINES.get(ctx.db) ?? new Map<number, (string | null)[]>();
+  SESSION_LINES.set(ctx.db, byUser);
+  const keys = cartLines(ctx.db, userId).map((l) => l.item_key);
+  // An emptied cart starts a new list (WC()->cart->empty_cart()); otherwise a new line takes the next index, even after
+  // the last line was unset (PHP's next free element).
+  const list = keys.length === 0 ? [] : (byUser.get(userId) ?? []).map((k) => (k !== null && keys.includes(k) ? k : null));
+  for (const k of keys) if (!list.includes(k)) list.push(k);
+  byUser.set(userId, list);
+  return list;
 }
 
 /** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
@@ -478,26 +524,7 @@ export const shopFaults: Fault[] = [
         | undefined;
       if (!user) return;
       res.status = 200;
-      res.body = {
-        status: true,
-        errors: [],
-        message: 'Registration successful.',
-        [`${ctx.vendor}_token`]: await ctx.tokens.sign(String(user.id), 'shop', {
-          user_login: user.user_login,
-          last_login: now(),
-        }),
-        user: {
-          ID: String(user.id),
-          user_login: user.user_login,
-          user_nicename: user.user_nicename,
-          user_email: user.user_email,
-          user_url: user.user_url,
-          user_registered: user.user_registered,
-          user_activation_key: user.user_activation_key,
-          user_status: String(user.user_status),
-          display_name: user.display_name,
-        },
-      };
+      res.body = await registeredAnswer(ctx, user);
     },
   },
   {
@@ -553,6 +580,86 @@ export const shopFaults: Fault[] = [
       const field = bodyField(req.raw.body, 'email');
       if (typeof field.value !== 'string' || !/[+%]/.test(field.value)) return;
       field.set(urldecode(field.value).replace(/\s+/g, ''));
+    },
+  },
+  {
+    id: 'SHOP-CART-TOTALS-THOUSANDS',
+    iface: 'rest-v1-shop',
+    // cart_totals written through number_format($amount, 2) without its separator arguments: an amount of 1,000 or
+    // more reads "1,008.00", which is no decimal a client can add up; smaller carts read as before.
+    after(res, req) {
+      const totals = isObject(res.body) && isObject(res.body.data) ? res.body.data.cart_totals : undefined;
+      if (!isCart(req) || !isObject(totals)) return;
+      for (const [k, v] of Object.entries(totals))
+        if (typeof v === 'string' && /^-?\d+(\.\d+)?$/.test(v)) totals[k] = numberFormat(Number(v));
+    },
+  },
+  {
+    id: 'SHOP-REGISTER-EMAIL-UNTRIMMED-CHECK',
+    iface: 'rest-v1-shop',
+    // register looks the email up as sent (WHERE user_email = <raw>), then stores it through sanitize_email, which
+    // drops the whitespace: " ann@example.test" passes the check and registers a second account with ann's email.
+    // Emulated after the handler, which trims first and refuses: the account is inserted under the email as sent (the
+    // reference's column is UNIQUE) and answered with the email as the vendor stores it.
+    async after(res, req, ctx) {
+      if (req.endpoint !== '/auth/register' || !refusedFor(res.body, ['email']) || !isObject(res.body)) return;
+      if (!/exist/i.test(String((res.body.errors as Record<string, unknown>).email))) return;
+      const { body } = bodyOf(req.raw);
+      const sentEmail = typeof body.email === 'string' ? body.email : '';
+      const [username, email, password] = [str(body.username), str(body.email), body.password];
+      if (!username || !email || email === sentEmail || typeof password !== 'string') return;
+      const at = now();
+      const [first, last] = [str(body.first_name) ?? '', str(body.last_name) ?? ''];
+      const id = ctx.db
+        .prepare(
+          `INSERT INTO shop_users (user_login, user_email, user_pass, user_nicename, user_registered, display_name, first_name, last_name)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          username,
+          sentEmail,
+          await hashPassword(password),
+          username.toLowerCase(),
+          at,
+          `${first} ${last}`,
+          first,
+          last,
+        ).lastInsertRowid;
+      const user = ctx.db.prepare('SELECT * FROM shop_users WHERE id = ?').get(id) as ShopUser;
+      res.status = 200;
+      res.body = await registeredAnswer(ctx, user, email);
+    },
+  },
+  {
+    id: 'SHOP-SEARCH-PLUS-LITERAL',
+    iface: 'rest-v1-shop',
+    // The listing splits the query string itself (so that categories and coupons may repeat) and decodes each value
+    // with rawurldecode(), which keeps "+": search=Linen+Shirt looks for "linen+shirt" and finds nothing, while
+    // search=Linen%20Shirt works.
+    before(req) {
+      if (req.endpoint !== '/products' || req.method !== 'GET') return;
+      const raw = rawQueryValue(req.raw.url, 'search');
+      if (raw === undefined || !raw.includes('+')) return;
+      req.query.search = rawurldecode(raw);
+    },
+  },
+  {
+    id: 'SHOP-CART-ITEMS-UNSET-KEYS',
+    iface: 'rest-v1-shop',
+    // The add-on keeps the cart's lines in its own session list (to answer them in the order added), drops a line with
+    // unset() and builds cart_items by that list's indexes without array_values(): once a line other than the last has
+    // left, json_encode writes cart_items as an object, {"1": {...}} or {"0": {...}, "2": {...}}, not an array.
+    async after(res, req, ctx) {
+      if (!CART_WRITES.test(req.endpoint)) return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const list = sessionLines(ctx, user.id);
+      const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+      if (!isCart(req) || !data || !Array.isArray(data.cart_items)) return;
+      const byKey = new Map(data.cart_items.filter(isObject).map((item) => [item.key, item]));
+      const kept = list.flatMap((k, i): [string, unknown][] => (k !== null && byKey.has(k) ? [[String(i), byKey.get(k)]] : []));
+      // json_encode writes a list only for the keys 0..n-1 in order: a hole before the last kept line makes an object.
+      if (kept.some(([i], n) => i !== String(n))) data.cart_items = Object.fromEntries(kept);
     },
   },
 ];

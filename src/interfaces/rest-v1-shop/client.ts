@@ -193,6 +193,16 @@ export async function listProducts(
   return sendProducts(ctx, alwaysSendToken ? { ...probe, token: true } : probe, params, token);
 }
 
+/**
+ * GET /products with a query string sent as written: `search=a+b` carries the form encoding's "+" for a space, which
+ * `query` (always %20) never writes. Undefined when the listing answers POST only (AMB-SHOP-01): there the search is a
+ * form field, where "+" is a plus sign. Sent as listProducts sends it: after the probe, with the probe's method.
+ */
+export async function listProductsRaw(ctx: Ctx, queryString: string): Promise<Exchange | undefined> {
+  const probe = probes.get(`products ${apiRoot(ctx)}`);
+  return probe?.method === 'GET' ? call(ctx, 'GET', `/products?${queryString}`) : undefined;
+}
+
 function sendProducts(
   ctx: Ctx,
   p: Pick<Probe, 'method' | 'token'>,

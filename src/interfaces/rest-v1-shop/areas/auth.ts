@@ -421,6 +421,26 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // The existing email behind a leading space: a target that looks the email up as sent and stores it trimmed (a
+      // sanitizer drops whitespace) registers a second account with it. A refusal keeps the rule whatever its key (taken,
+      // or not a valid email); an acceptance that stores the space kept another string.
+      id: 'SHOP-AUTH-08',
+      title: 'register with an existing email behind a leading space: refused, or not stored as that email',
+      needs: ['account'],
+      run: async (ctx: C) => {
+        const existing = ctx.state.account!.email;
+        const form = { ...newAccountForm(ctx), email: ` ${existing}` };
+        const ex = await call(ctx, 'POST', '/auth/register', { form });
+        const body = envelope(ctx, ex, 'register');
+        const stored = body.status === true ? (body.user as { user_email?: unknown } | undefined)?.user_email : undefined;
+        ctx.expect(
+          stored !== existing,
+          `register with " ${existing}" (the email of ${ctx.state.account!.username} behind a space) answered status true with user_email "${existing}": a second account with an email that already exists`,
+          ex,
+        );
+      },
+    },
+    {
       // Uniqueness holds for writes that race: a target that checks the username and email, then inserts, with no
       // constraint in between, lets two identical registers sent together both succeed. Two requests and a login.
       id: 'SHOP-AUTH-16',

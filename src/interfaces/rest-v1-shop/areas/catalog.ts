@@ -2,7 +2,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { searchStrays } from '../../../checks/search.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { bareEnvelope, conformsTo, envelope, expectFieldError, getProduct, listProducts } from '../client.js';
+import { bareEnvelope, conformsTo, envelope, expectFieldError, getProduct, listProducts, listProductsRaw } from '../client.js';
 import { num, type ProductSummary, register } from '../flows.js';
 
 // Products and product (no account needed, except to send a token where a target wants one).
@@ -264,6 +264,42 @@ export const catalogArea: AreaSpec<CatalogState> = {
             ...found.evidence,
           );
         }
+      },
+    },
+    {
+      // A space in a query value written "+", as HTML forms, URLSearchParams and PHP's http_build_query write it (every
+      // other request of the suite writes %20): a target that decodes its query with rawurldecode() looks for "a+b".
+      // Two adjacent words of one name: that product holds them whether keywords mean all, any or a phrase.
+      id: 'SHOP-PROD-07',
+      title: 'search=<two words of a product name joined by "+"> lists that product',
+      needs: ['page1'],
+      run: async (ctx: C) => {
+        const pick = ctx.state
+          .page1!.products.map((p) => {
+            const words = p.name.split(/\s+/);
+            const at = words.findIndex((w, i) => /^[A-Za-z0-9]{3,}$/.test(w) && /^[A-Za-z0-9]{3,}$/.test(words[i + 1] ?? ''));
+            return { p, pair: at < 0 ? undefined : [words[at]!, words[at + 1]!] };
+          })
+          .find((x) => x.pair !== undefined);
+        if (!pick?.pair) ctx.skip('no product name on page 1 has two adjacent words of 3 or more letters or digits');
+        const search = pick.pair.join('+');
+        let found = false;
+        let last: Exchange | undefined;
+        for (let p = 1; p <= MAX_PAGES && !found; p++) {
+          const ex = await listProductsRaw(ctx, `page=${p}&search=${search}`);
+          if (!ex) ctx.skip('the listing answers POST only (AMB-SHOP-01): its search is a form field, where "+" is a plus sign');
+          last = ex;
+          const body = envelope(ctx, ex, 'products');
+          const data = body.data as ListingData | undefined;
+          if (!data || isEmpty({ data })) break;
+          found = data.products.some((q) => q.id === pick.p.id);
+          if (p >= data.total_pages) break;
+        }
+        ctx.expect(
+          found,
+          `search=${search} ("+" for the space, as a form writes it) does not list product ${pick.p.id} ("${pick.p.name}")`,
+          last!,
+        );
       },
     },
     {
