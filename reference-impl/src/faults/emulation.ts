@@ -41,6 +41,15 @@ export function numberFormat(amount: number): string {
   return `${amount < 0 ? '-' : ''}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}.${cents}`;
 }
 
+/**
+ * PHP's (float) cast of a string: the leading decimal number, 0 when there is none. After number_format, "1,234.50"
+ * reads 1: the thousands separator ends the number.
+ */
+export function phpFloat(v: string): number {
+  const m = /^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?/.exec(v);
+  return m ? Number(m[0]) : 0;
+}
+
 /** A LIKE pattern as a regular expression: `%` any run of characters, `_` any one; unanchored, as in '%<pattern>%'. */
 export function likeRegex(pattern: string, flags = 'iu'): RegExp {
   const body = [...pattern]

@@ -2,7 +2,7 @@ import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
 import { hashPassword } from '../passwords.js';
-import { InFlight, jsonWithParameter, pause, utf8mb3 } from './emulation.js';
+import { InFlight, jsonWithParameter, numberFormat, pause, phpFloat, utf8mb3 } from './emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -139,6 +139,9 @@ function refreshSummary(r: Record<string, unknown>, fresh: Record<string, unknow
     } else if (typeof fresh[k] === 'number' || typeof fresh[k] === 'boolean') r[k] = fresh[k];
   }
 }
+
+/** Requests the operation-name gate refused, for `after` to answer as the gate did (nothing executed). */
+const gatedByName = new WeakSet<object>();
 
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
@@ -722,6 +725,68 @@ export const graphqlFaults: Fault[] = [
         .prepare('SELECT email FROM gql_customer WHERE email LIKE ? AND email <> ? ORDER BY customer_id LIMIT 1')
         .get(email, email) as { email: string } | undefined;
       if (hit) input.email = hit.email;
+    },
+  },
+  {
+    id: 'GQL-COUPON-THOUSANDS-SEPARATOR',
+    iface: 'graphql',
+    // addCoupon's resolver rounds each amount with the PHP idiom (float)number_format($value, 2), whose default
+    // thousands separator makes 1234.5 the string "1,234.50", which the cast reads as 1: the Coupon result of a cart
+    // of 1,000 or more answers subtotal (and total, a totals value) as its thousands. The cart summary is right.
+    after(res) {
+      const r = result(res, 'addCoupon');
+      if (!r) return;
+      const rounded = (v: unknown) => (typeof v === 'number' ? phpFloat(numberFormat(v)) : v);
+      for (const k of ['tax', 'total', 'subtotal', 'coupon_discount']) if (k in r) r[k] = rounded(r[k]);
+      if (Array.isArray(r.totals)) for (const t of r.totals) if (isObject(t) && 'value' in t) t.value = rounded(t.value);
+    },
+  },
+  {
+    id: 'GQL-PASSWORD-TRIMMED-AT-REGISTER',
+    iface: 'graphql',
+    // register passes CustomerInput through the platform's request cleaner, which trims every string, while
+    // login hands its password argument to the hash check as sent: a password with a space at either end
+    // registers (its trimmed form is hashed) and never logs in with the password chosen.
+    before(req) {
+      const input = registerInput(req);
+      if (!input) return;
+      input.password = (input.password as string).trim();
+      if (typeof input.confirm === 'string') input.confirm = input.confirm.trim();
+    },
+  },
+  {
+    id: 'GQL-BEARER-CASE-SENSITIVE',
+    iface: 'graphql',
+    // The token is read as str_replace('Bearer ', '', $header): a scheme written in another case (bearer, BEARER;
+    // RFC 7235 makes the scheme case-insensitive) is left in front of the token, which then does not verify, and
+    // the request is refused as one without a valid token.
+    before(req) {
+      const header = req.raw.headers.authorization;
+      if (typeof header === 'string' && /^\s*bearer\s/i.test(header) && !/^\s*Bearer\s/.test(header))
+        req.raw.headers.authorization = `Bearer ${header.trim()}`;
+    },
+  },
+  {
+    id: 'GQL-PUBLIC-BY-OPERATION-NAME',
+    iface: 'graphql',
+    // The controller decides whether a request needs a token before the document is parsed, from the first
+    // "mutation <name>" or "query <name>" in its text: only the names login and register are public. A login or
+    // register sent as an anonymous operation, or under a name of the client's own (mutation SignIn), is refused
+    // with 401 as a request without a token.
+    before(req) {
+      const body = req.raw.body;
+      if (req.raw.headers.authorization || !isObject(body) || typeof body.query !== 'string') return;
+      if (!/\b(login|register)\s*\(/.test(body.query)) return;
+      const name = /\b(?:mutation|query)\s+([_A-Za-z]\w*)/.exec(body.query)?.[1];
+      if (name === 'login' || name === 'register') return;
+      gatedByName.add(req.raw);
+      body.query = '{ __typename }'; // nothing runs: the gate answers first
+    },
+    after(res, req) {
+      if (!gatedByName.has(req.raw)) return;
+      const message = 'This operation requires a token: send header Authorization: Bearer <token> (from the login mutation).';
+      res.status = 401;
+      res.body = { errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }], status: false, message };
     },
   },
 ];

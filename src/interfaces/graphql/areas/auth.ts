@@ -65,6 +65,34 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      id: 'GQL-AUTH-01',
+      title: 'register under an operation name the client chose, and login as an anonymous operation, succeed without a token',
+      needs: ['account'],
+      async run(ctx: C) {
+        // An operation's name is the client's choice (or none): a gate that reads "public" from it refuses these.
+        const account = freshAccount(ctx);
+        const reg = await gql(ctx).runText('mutation SignUp($input: CustomerInput!) { register(input: $input) }', {
+          input: customerInput(ctx, account, phoneForm(ctx) ?? 'string'),
+        });
+        ctx.expect(
+          reg.data?.register === true && !hasErrors(reg.errors),
+          `register as "mutation SignUp", without a token: expected register: true, got ${refusal(reg, 'register') ?? short(reg.data?.register)}`,
+          reg.exchange,
+        );
+        const a = ctx.state.account!;
+        const res = await gql(ctx).runText(
+          'mutation ($email: String!, $password: String!) { login(email: $email, password: $password) { svc_token } }',
+          { email: a.email, password: a.password },
+        );
+        const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+        ctx.expect(
+          typeof token === 'string' && token.length > 0,
+          `login as an anonymous operation, without a token: expected ${ctx.settings.vendor}_token, got ${refusal(res, 'login') ?? short(res.data?.login)}`,
+          res.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-REG-01',
       title: 'register with every CustomerInput field returns register: true',
       async run(ctx: C) {
@@ -391,7 +419,7 @@ export const authArea: AreaSpec<AuthState> = {
     {
       id: 'GQL-REG-05',
       title:
-        'passwords of letters, digits and special characters (every ASCII one) register and log in; records whether letters alone are refused (AMB-GQL-03)',
+        'passwords of letters, digits and special characters (every ASCII one) register and log in, one with a space at each end too if register takes it; records whether letters alone are refused (AMB-GQL-03)',
       async run(ctx: C) {
         const account = { ...freshAccount(ctx), password: `Ab1-#$%&*-${ctx.names.label('p')}` };
         const res = await register(ctx, account);
@@ -420,6 +448,23 @@ export const authArea: AreaSpec<AuthState> = {
             res.exchange,
           );
         }
+        // A space at each end: whether the space is a special character is not stated, so a refusal is only
+        // noted; a password register accepts must log in as sent (a trim on one side only loses its ends).
+        const spaced = { ...freshAccount(ctx), password: ` Ab1-${ctx.names.label('p')} ` };
+        const reg = await register(ctx, spaced);
+        if (reg.data?.register === true && !hasErrors(reg.errors)) {
+          const res = await op(ctx, 'login', { email: spaced.email, password: spaced.password });
+          const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+          ctx.expect(
+            typeof token === 'string' && token.length > 0,
+            `password ${JSON.stringify(spaced.password)} (a space at each end) was accepted at register, but login with it gives no token: ${refusal(res, 'login') ?? short(res.data?.login)}`,
+            reg.exchange,
+            res.exchange,
+          );
+        } else
+          ctx.note(
+            `register refused the password ${JSON.stringify(spaced.password)} (a space at each end): ${refusal(reg, 'register') ?? short(reg.data?.register)}`,
+          );
         const lettersOnly = { ...freshAccount(ctx), password: 'OnlyLettersHere' };
         const probe = await gql(ctx).run('register', { input: customerInput(ctx, lettersOnly, phoneForm(ctx) ?? 'string') });
         ctx.choose('AMB-GQL-03', probe.data?.register === true && !hasErrors(probe.errors) ? 'charset' : 'composition');

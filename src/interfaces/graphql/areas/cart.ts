@@ -510,6 +510,25 @@ export const cartArea: AreaSpec<CartState> = {
         );
       },
     },
+    {
+      id: 'GQL-AUTH-02',
+      title: 'addProductToCart is accepted with the scheme written in lower case (Authorization: bearer <token>)',
+      needs: ['token', 'summary'],
+      async run(ctx: C) {
+        // The auth scheme is case-insensitive (RFC 7235, 2.1): a token read after the exact text "Bearer " is lost here.
+        const product = ctx.state.product!;
+        const held = quantityOf(ctx.state.summary, product);
+        const res = await addToCart(ctx, undefined, product, 1, { headers: { authorization: `bearer ${ctx.state.token!}` } });
+        const summary = accepted(ctx, res, 'addProductToCart');
+        ctx.state.summary = summary;
+        const q = quantityOf(summary, product);
+        ctx.expect(
+          q === held + 1,
+          `the cart held ${held} of product ${product}; after adding 1 with Authorization: bearer <token>, expected ${held + 1}, found ${q}`,
+          res.exchange,
+        );
+      },
+    },
     noSecretsCheck<CartState>(),
   ],
 };
