@@ -116,6 +116,12 @@ describe('auth/register and auth/login', () => {
     envelope(cart, true);
   });
 
+  it('logs in with the password exactly as registered, spaces at its ends included', async () => {
+    await call(app, 'POST', '/auth/register', { json: { ...person('spaced'), password: ' Secret-pass1 ' } });
+    envelope(await call(app, 'POST', '/auth/login', { json: { username: 'spaced', password: ' Secret-pass1 ' } }), true);
+    envelope(await call(app, 'POST', '/auth/login', { json: { username: 'spaced', password: 'Secret-pass1' } }), false);
+  });
+
   it('rejects bad logins with status false and errors keyed by field', async () => {
     const missing = await call(app, 'POST', '/auth/login', { json: {} });
     envelope(missing, false);

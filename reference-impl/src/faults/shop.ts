@@ -662,4 +662,15 @@ export const shopFaults: Fault[] = [
       if (kept.some(([i], n) => i !== String(n))) data.cart_items = Object.fromEntries(kept);
     },
   },
+  {
+    id: 'SHOP-LOGIN-PASSWORD-TRIMMED',
+    iface: 'rest-v1-shop',
+    // Login hands the password to wp_authenticate(), which trims it; register stored it whole (wp_create_user):
+    // a password with a space at either end registers and never logs in.
+    before(req) {
+      if (req.endpoint !== '/auth/login') return;
+      const field = bodyField(req.raw.body, 'password');
+      if (typeof field.value === 'string') field.set(field.value.trim());
+    },
+  },
 ];

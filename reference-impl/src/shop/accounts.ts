@@ -60,7 +60,7 @@ export function accountRoutes(app: FastifyInstance, ctx: AppContext): void {
         body: 'Send the fields as JSON, multipart or url-encoded form data.',
       });
     const login = text(body.username, 100) ?? text(body.email, 100);
-    const password = str(body.password);
+    const password = typeof body.password === 'string' ? body.password : str(body.password); // as register stores it
     const errors: Record<string, string> = {};
     if (!login) errors.username = 'Username is required.';
     if (!password) errors.password = 'Password is required.';
