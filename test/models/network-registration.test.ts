@@ -3,7 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/context.js';
 import type { Settings } from '../../src/config/settings.js';
 import { registrationArea } from '../../src/interfaces/rest-v1-network/areas/registration.js';
-import { type Account, freePositions, register, registerForm } from '../../src/interfaces/rest-v1-network/provision.js';
+import {
+  type Account,
+  freePositions,
+  register,
+  registerForm,
+  rootAccount,
+} from '../../src/interfaces/rest-v1-network/provision.js';
 import { runScratchDir } from '../../src/provisioning/scratch.js';
 import { contextFor, type Reference, startReference, testSettings } from '../properties/harness.js';
 
@@ -55,16 +61,17 @@ describe("the registration area's positions in the shared tree", () => {
       await run(area.ctx, 'NET-REG-01');
       await run(area.ctx, 'NET-REG-10');
       await run(area.ctx, 'NET-REG-08');
-      const { a, b } = area.ctx.state as { a: Account; b: Account };
+      const { b } = area.ctx.state as { b: Account };
       // Another area registering into the tree takes, in time, every position it is offered (it picks
-      // among all of them); here, at once, each one offered in A's part of the tree.
-      const offered = await freePositions(other.ctx, a.token);
+      // among all of them); here, at once, each one offered in the SFC_NET_USERNAME tree (A's part offers
+      // none: the area reserves both children of B and of C).
+      const offered = await freePositions(other.ctx, (await rootAccount(other.ctx as never)).token);
       let foreign = 0;
       for (const slot of offered) {
         const r = await register(other.ctx, registerForm(other.ctx, { sponsor: 'netroot', ...slot }));
         if (r.account) foreign++;
       }
-      expect(foreign).toBeGreaterThan(0); // the intruder really took positions next to B's
+      expect(foreign).toBeGreaterThan(0); // the intruder really took positions in the tree
       // The checks that send one-field refusals to B's left (each fails the test if it fails).
       for (const id of ['NET-REG-11', 'NET-REG-02', 'NET-REG-03', 'NET-REG-04', 'NET-REG-15']) await run(area.ctx, id);
       expect(offered.filter((s) => s.parent === b.username && s.position === 'left')).toEqual([]);

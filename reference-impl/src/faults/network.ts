@@ -1,7 +1,20 @@
 import type { AppContext } from '../context.js';
 import { userKeyOf } from '../network/earnings.js';
-import { newUserKey } from '../network/placement.js';
-import { commissionJson, findNetUser, findUniUser, netUserJson, type Row, type UserRow, userJson } from '../network/records.js';
+import { insertUniUser, newUserKey } from '../network/placement.js';
+import {
+  commissionJson,
+  findNetUser,
+  findNetUserByName,
+  findUniUser,
+  findUserById,
+  type NetUserRow,
+  netUserJson,
+  type Row,
+  settingNumber,
+  type UserRow,
+  userJson,
+} from '../network/records.js';
+import { money, now } from '../network/util.js';
 import { hashPassword } from '../passwords.js';
 import { addslashes, InFlight, pause, stripslashes, utf8mb3 } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey, numberOf } from './model.js';
@@ -421,6 +434,245 @@ async function commissionsByStatus(res: FaultResponse, req: FaultRequest, ctx: A
   res.body[table] = sorted.slice(start, start + limit).map(commissionJson);
 }
 
+/** A withdrawal amount in cents as the handler reads it (a number, or digits with up to two decimals). */
+function withdrawalCents(v: unknown): number | undefined {
+  const n = typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,12}(\.\d{1,2})?\s*$/.test(v) ? Number(v) : Number.NaN;
+  return Number.isFinite(n) && n > 0 ? Math.round(n * 100) : undefined;
+}
+
+/** The amount a withdrawal_request really asked for, where the handler was sent one its exact checks pass. */
+const WHOLE_UNIT_AMOUNTS = new WeakMap<FaultRequest, number>();
+
+/**
+ * withdrawal_request comparing the amount with the limits and the balance through bccomp() at its
+ * default scale 0, which compares the whole parts only: 1000.01 is not above a maximum of 1000, nor
+ * 20.50 above a balance of 20.10. Emulated by sending the handler the nearest amount its exact
+ * checks take and storing the amount asked for once it is accepted.
+ */
+async function wholeUnitChecks(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const field = bodyField(req.raw.body, 'amount');
+  const cents = withdrawalCents(field.value);
+  const user = cents === undefined ? undefined : await callerOf(req, ctx);
+  if (cents === undefined || !user) return;
+  const key = userKeyOf(ctx.db, user.ID);
+  const sum = (sql: string, v: unknown) => (ctx.db.prepare(sql).get(v) as { c: number }).c;
+  const earned = key ? sum('SELECT COALESCE(SUM(total_amount), 0) AS c FROM net_payouts WHERE user_key = ?', key) : 0;
+  const available = earned - sum('SELECT COALESCE(SUM(amount), 0) AS c FROM net_withdrawals WHERE user_id = ?', user.ID);
+  const min = Math.round(settingNumber(ctx.db, 'net_withdrawal_limit_min', 0) * 100);
+  const max = Math.round(settingNumber(ctx.db, 'net_withdrawal_limit_max', Number.MAX_SAFE_INTEGER / 100) * 100);
+  const whole = (c: number) => Math.trunc(c / 100);
+  const exact = cents >= min && cents <= max && cents <= available;
+  const scale0 = whole(cents) >= whole(min) && whole(cents) <= whole(max) && whole(cents) <= whole(available);
+  const stand = Math.max(min, Math.min(cents, max, available));
+  if (exact || !scale0 || stand <= 0 || stand > max || stand > available) return;
+  field.set(money(stand));
+  WHOLE_UNIT_AMOUNTS.set(req, cents);
+}
+
+async function wholeUnitStored(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const cents = WHOLE_UNIT_AMOUNTS.get(req);
+  if (cents === undefined || !isObject(res.body) || res.body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  const row = user
+    ? (ctx.db.prepare('SELECT id FROM net_withdrawals WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(user.ID) as
+        | { id: number }
+        | undefined)
+    : undefined;
+  if (row) ctx.db.prepare('UPDATE net_withdrawals SET amount = ? WHERE id = ?').run(cents, row.id);
+}
+
+/** A register in flight at one parent and side, and the registers in flight at that slot with it. */
+interface SlotRegister {
+  twins: Set<SlotRegister>;
+}
+const SLOT_IN_FLIGHT = new InFlight<SlotRegister>();
+const SLOT_REGISTERS = new WeakMap<FaultRequest, SlotRegister>();
+
+async function slotRegisterBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const parent = bodyField(req.raw.body, 'net_user', 'parent_name').value;
+  const position = bodyField(req.raw.body, 'net_user', 'position').value;
+  if (typeof parent !== 'string' || typeof position !== 'string') return;
+  const at: SlotRegister = { twins: new Set() };
+  for (const other of SLOT_IN_FLIGHT.begin(ctx.db, `${parent.trim().toLowerCase()}/${position.trim().toLowerCase()}`, at)) {
+    other.twins.add(at);
+    at.twins.add(other);
+  }
+  SLOT_REGISTERS.set(req, at);
+  await pause(RACE_WINDOW_MS);
+}
+
+/**
+ * Register reading "is the side free" before its insert, without a unique key on (parent, side): of
+ * two registers of different accounts at one free side in flight together, each saw the side free,
+ * so both are answered status true and placed there. The reference's unique key keeps one row per
+ * side, so the second account is created with its unilevel record and a binary record outside the
+ * tree, and answered with the binary record the vendor wrote beside the first.
+ */
+async function slotRegisterEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const at = SLOT_REGISTERS.get(req);
+  if (!at) return;
+  SLOT_IN_FLIGHT.end(at);
+  const errors = failed(res.body) && isObject(res.body.errors) ? Object.keys(res.body.errors) : [];
+  if (at.twins.size === 0 || errors.length !== 1 || errors[0] !== 'net_user[position]') return;
+  const field = (...path: string[]) => {
+    const v = bodyField(req.raw.body, ...path).value;
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const [login, email, password] = [field('username'), field('email'), field('password')];
+  const db = ctx.db;
+  const parent = findNetUserByName(db, field('net_user', 'parent_name'));
+  const sponsor = field('net_user', 'sponsor_name') ? findNetUserByName(db, field('net_user', 'sponsor_name')) : parent;
+  const taken = db.prepare('SELECT 1 FROM net_users WHERE user_login = ? OR user_email = ?').get(login, email);
+  if (!login || !email || !password || !parent || !sponsor || taken) return;
+  const [first, last] = [field('first_name'), field('last_name')];
+  const hash = await hashPassword(password);
+  const registered = now();
+  const id = Number(
+    db
+      .prepare(
+        `INSERT INTO net_users (user_login, user_pass, user_nicename, user_email, user_registered, display_name,
+           first_name, last_name, phone, address) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        login,
+        hash,
+        login.toLowerCase(),
+        email,
+        registered,
+        `${first} ${last}`,
+        first,
+        last,
+        field('net_user', 'phone'),
+        field('net_user', 'address'),
+      ).lastInsertRowid,
+  );
+  const who = { id, login, key: newUserKey(db), at: registered };
+  insertUniUser(db, who, sponsor.user_key);
+  // A member still, so that accounts can be placed below it: its row stands apart, as (parent, side) is taken.
+  const row = db
+    .prepare(
+      `INSERT INTO net_net_users (user_id, user_name, user_key, sponsor_key, creation_date, network_row)
+       VALUES (?, ?, ?, ?, ?, ?)`,
+    )
+    .run(id, login, who.key, sponsor.user_key, registered, parent.network_row + 1);
+  const net: NetUserRow = {
+    id: Number(row.lastInsertRowid),
+    user_id: id,
+    user_name: login,
+    user_key: who.key,
+    parent_key: parent.user_key,
+    sponsor_key: sponsor.user_key,
+    position: field('net_user', 'position').toLowerCase() === 'right' ? 'right' : 'left',
+    qualified_points: 0,
+    own_points: 0,
+    left_points: 0,
+    right_points: 0,
+    creation_date: registered,
+    payment_status: '0',
+    payment_date: '0000-00-00 00:00:00',
+    network_row: parent.network_row + 1,
+  };
+  res.status = 200;
+  res.body = {
+    status: true,
+    errors: [],
+    message: 'Registration successful.',
+    [`${ctx.vendor}_token`]: await ctx.tokens.sign(String(id), 'network', { user_login: login }),
+    user: userJson(findUserById(db, id) as UserRow, 'register'),
+    net_user: netUserJson(net),
+  };
+}
+
+/** The e-mail a register checked untrimmed and stored trimmed, by request. */
+const UNTRIMMED_EMAILS = new WeakMap<FaultRequest, string>();
+
+/**
+ * Register checking email_exists() on the e-mail as sent and storing it through sanitize_email(),
+ * which trims: "<taken e-mail> " passes the check and a second account carries the first one's
+ * e-mail. The reference's e-mail is UNIQUE, so the handler is sent a stand-in, and the row then
+ * holds the e-mail with one trailing space, which every answer shows trimmed as the vendor stores it.
+ */
+function untrimmedEmailBegins(req: FaultRequest, ctx: AppContext): void {
+  const field = bodyField(req.raw.body, 'email');
+  const v = field.value;
+  if (typeof v !== 'string' || v === v.trim() || v.trim() === '') return;
+  if (!ctx.db.prepare('SELECT 1 FROM net_users WHERE user_email = ?').get(v.trim())) return;
+  field.set(`dup${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.${v.trim()}`);
+  UNTRIMMED_EMAILS.set(req, v.trim());
+}
+
+function untrimmedEmailEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const email = UNTRIMMED_EMAILS.get(req);
+  const user = isObject(res.body) && res.body.status === true && isObject(res.body.user) ? res.body.user : undefined;
+  if (email !== undefined && user) {
+    ctx.db.prepare('UPDATE net_users SET user_email = ? WHERE ID = ?').run(`${email} `, Number(user.ID));
+    user.user_email = email;
+  }
+  mapKey(res.body, 'user_email', (e) => (typeof e === 'string' ? e.trim() : e));
+}
+
+/** A withdrawal request in flight: its caller and amount, whether it was accepted, and the requests of that caller in flight with it. */
+interface LedgerWrite {
+  userId: number;
+  cents: number;
+  done: boolean;
+  accepted: boolean;
+  twins: Set<LedgerWrite>;
+}
+const LEDGER_IN_FLIGHT = new InFlight<LedgerWrite>();
+const LEDGER_WRITES = new WeakMap<FaultRequest, LedgerWrite>();
+/** Cents the requested-amount ledger lost, by database and user ID. */
+const LEDGER_LOST = new WeakMap<object, Map<number, number>>();
+
+async function ledgerWriteBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const cents = withdrawalCents(bodyField(req.raw.body, 'amount').value);
+  const user = cents === undefined ? undefined : await callerOf(req, ctx);
+  if (cents === undefined || !user) return;
+  const write: LedgerWrite = { userId: user.ID, cents, done: false, accepted: false, twins: new Set() };
+  for (const other of LEDGER_IN_FLIGHT.begin(ctx.db, String(user.ID), write)) {
+    other.twins.add(write);
+    write.twins.add(other);
+  }
+  LEDGER_WRITES.set(req, write);
+  await pause(RACE_WINDOW_MS);
+}
+
+/**
+ * withdrawal_request keeping the caller's requested total in a user meta, read when the request
+ * begins and written as read + amount when it ends, without a lock: of two requests of one account
+ * accepted at the same time, the later write replaces the earlier, so the earlier one's amount is
+ * lost to requested_amount and pending_withdrawal, and total_balance (earned minus that total) keeps
+ * it, while all_withdrawal_data lists both records.
+ */
+function ledgerWriteEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const write = LEDGER_WRITES.get(req);
+  if (!write) return;
+  LEDGER_IN_FLIGHT.end(write);
+  write.done = true;
+  write.accepted = isObject(res.body) && res.body.status === true;
+  if (!write.accepted) return;
+  const lost = [...write.twins].filter((t) => t.done && t.accepted).reduce((sum, t) => sum + t.cents, 0);
+  if (lost === 0) return;
+  const byUser = LEDGER_LOST.get(ctx.db) ?? new Map<number, number>();
+  LEDGER_LOST.set(ctx.db, byUser);
+  byUser.set(write.userId, (byUser.get(write.userId) ?? 0) + lost);
+}
+
+/** GET /withdrawal as the ledger has it. */
+async function ledgerRead(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const info = isObject(res.body) && isObject(res.body.withdrawal_info) ? res.body.withdrawal_info : undefined;
+  const user = info ? await callerOf(req, ctx) : undefined;
+  const lost = user ? (LEDGER_LOST.get(ctx.db)?.get(user.ID) ?? 0) : 0;
+  if (!info || lost === 0) return;
+  const shift = (k: string, by: number) => {
+    const v = info[k];
+    if (typeof v === 'string' && /^-?\d+\.\d\d$/.test(v)) info[k] = money(Math.round(Number(v) * 100) + by);
+  };
+  shift('requested_amount', -lost);
+  shift('pending_withdrawal', -lost);
+  shift('total_balance', lost);
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -733,6 +985,48 @@ export const networkFaults: Fault[] = [
       if (req.endpoint !== '/auth/register') return;
       const field = bodyField(req.raw.body, 'password');
       if (typeof field.value === 'string') field.set(stripslashes(field.value));
+    },
+  },
+  {
+    id: 'NET-WD-LIMITS-WHOLE-UNITS',
+    iface: 'rest-v1-network',
+    async before(req, ctx) {
+      if (req.endpoint === '/withdrawal_request') await wholeUnitChecks(req, ctx);
+    },
+    async after(res, req, ctx) {
+      if (req.endpoint === '/withdrawal_request') await wholeUnitStored(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-POSITION-RACE',
+    iface: 'rest-v1-network',
+    async before(req, ctx) {
+      if (req.endpoint === '/auth/register') await slotRegisterBegins(req, ctx);
+    },
+    async after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') await slotRegisterEnds(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-EMAIL-CHECKED-UNTRIMMED',
+    iface: 'rest-v1-network',
+    before(req, ctx) {
+      if (req.endpoint === '/auth/register') untrimmedEmailBegins(req, ctx);
+    },
+    after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') untrimmedEmailEnds(res, req, ctx);
+      else mapKey(res.body, 'user_email', (e) => (typeof e === 'string' ? e.trim() : e));
+    },
+  },
+  {
+    id: 'NET-WD-RACE-REQUESTED-LOST',
+    iface: 'rest-v1-network',
+    async before(req, ctx) {
+      if (req.endpoint === '/withdrawal_request') await ledgerWriteBegins(req, ctx);
+    },
+    async after(res, req, ctx) {
+      if (req.endpoint === '/withdrawal_request') ledgerWriteEnds(res, req, ctx);
+      else if (req.endpoint === '/withdrawal') await ledgerRead(res, req, ctx);
     },
   },
 ];

@@ -152,8 +152,10 @@ export const registrationArea: AreaSpec<TreeState> = {
         // A sponsors from above B (B's own parent), so the sponsor is in the parent's upline either way.
         const b = ctx.state.b as Account;
         const form = registerForm(ctx, { sponsor: A(ctx).username, parent: b.username, position: 'right' });
-        // D's left is where the registration refused by NET-REG-07 is sent again (the NET-REG-01 after it).
+        // D's left is where the registration refused by NET-REG-07 is sent again (the NET-REG-01 after it),
+        // D's right where NET-REG-03 sends A's e-mail with a trailing space.
         reserve(ctx, String(form.username), 'left');
+        reserve(ctx, String(form.username), 'right');
         const { call, account } = await register(ctx, form);
         succeeded(ctx, call, 'register D under B (right), sponsor A');
         ctx.state.d = account;
@@ -227,8 +229,10 @@ export const registrationArea: AreaSpec<TreeState> = {
         // username capitals (letters and digits still): NET-AUTH-01 logs in with both.
         const password = `${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp`;
         const username = `${ctx.names.username()}CapsX`;
-        // C's left is where NET-REG-02 sends one register twice at once: no other area may take it first.
+        // C's left is where NET-REG-02 sends one register twice at once, C's right where NET-REG-07 sends two
+        // different ones at once: no other area may take them first.
         reserve(ctx, username, 'left');
+        reserve(ctx, username, 'right');
         const c = await register(ctx, underA(ctx, 'right', { username, password }));
         if (!c.account) ctx.skip(`could not register C at A's right: ${described(c.call)}`);
         ctx.state.c = c.account;
@@ -326,6 +330,29 @@ export const registrationArea: AreaSpec<TreeState> = {
       async run(ctx: Ctx) {
         const { call } = await register(ctx, underB(ctx, { email: A(ctx).email }));
         refusedWithFieldError(ctx, call, 'email', 'register with an existing email');
+      },
+    },
+    {
+      id: 'NET-REG-03',
+      title: "register with A's email followed by a space, at D's free right: refused, or accepted as an e-mail other than A's",
+      needs: ['d'],
+      async run(ctx: Ctx) {
+        // A target that trims input trims the e-mail before its uniqueness check too: one that checks the
+        // e-mail as sent and stores it trimmed gives a second account A's e-mail. A target that keeps the
+        // space stores another e-mail, and one that finds it malformed refuses it: both conform.
+        const d = ctx.state.d as Account;
+        const email = `${A(ctx).email} `;
+        const form = registerForm(ctx, { sponsor: A(ctx).username, parent: d.username, position: 'right' }, { email });
+        const { call } = await register(ctx, form);
+        envelope(ctx, call, `register with ${JSON.stringify(email)} (A's e-mail and a space)`);
+        if (call.body.status !== true) return;
+        const stored = isObject(call.body.user) ? call.body.user.user_email : undefined;
+        ctx.expect(
+          typeof stored === 'string' && stored.trim().toLowerCase() !== A(ctx).email.toLowerCase(),
+          `register with ${JSON.stringify(email)} (A's e-mail, ${A(ctx).email}, and a space) was accepted with user.user_email ${JSON.stringify(stored)}: a second account with A's e-mail, which is unique`,
+          A(ctx).call.ex,
+          call.ex,
+        );
       },
     },
     {
@@ -530,6 +557,28 @@ export const registrationArea: AreaSpec<TreeState> = {
         ctx.expect(
           accepted.length === 1,
           `two registers of ${form.username} (${form.email}) sent at once both answered status true: the username and e-mail are unique, so the one handled second must be refused`,
+          ...both.map((r) => r.call.ex),
+        );
+      },
+    },
+    {
+      id: 'NET-REG-07',
+      title: "two registers of two new accounts sent at the same time at C's free right: at most one is accepted",
+      needs: ['c'],
+      async run(ctx: Ctx) {
+        // The side holds one child: whichever register is handled second asks for a side taken by then. A
+        // target that reads "is it free" and then inserts, with no unique key on parent and side, places both.
+        const c = ctx.state.c as Account;
+        const forms = [0, 1].map(() => registerForm(ctx, { sponsor: A(ctx).username, parent: c.username, position: 'right' }));
+        const both = await Promise.all(forms.map((form) => register(ctx, form)));
+        for (const [i, r] of both.entries())
+          envelope(ctx, r.call, `register ${forms[i]?.username} at C's right (one of two sent at once)`);
+        const accepted = both.filter((r) => r.call.body.status === true);
+        if (accepted.length === 0)
+          ctx.skip(`neither register was accepted at C's free right: ${both.map((r) => described(r.call)).join('; ')}`);
+        ctx.expect(
+          accepted.length === 1,
+          `two registers of different accounts (${forms.map((f) => f.username).join(', ')}) sent at once at C's right (${c.username}) both answered status true: the side holds one child, so the one handled second must be refused`,
           ...both.map((r) => r.call.ex),
         );
       },

@@ -2,7 +2,7 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { withRunLock } from '../../../provisioning/scratch.js';
 import { type Call, isObject, type Json, net } from '../client.js';
-import { conforms, described, noServerErrorCheck, num, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import { conforms, described, envelope, noServerErrorCheck, num, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, ROOT_WITHDRAWALS_LOCK, rootAccount } from '../provision.js';
 
 /** Withdrawals of SFC_NET_USERNAME: the info and limits, a request inside them, and the refusals outside. */
@@ -268,6 +268,60 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
           ctx.skip(`the withdrawable balance left (${money(balance - requested)}) is below ${amount}`);
         const call = await request(ctx, { amount: String(amount) });
         succeeded(ctx, call, `withdrawal_request of "${amount}" (a float written without decimals; limits ${min}..${max})`);
+      },
+    },
+    {
+      id: 'NET-STATE-04',
+      title:
+        'two withdrawal requests of the minimum sent at the same time: requested_amount grows by the amounts of the records they add',
+      needs: ['root', 'min', 'max'],
+      async run(ctx: Ctx) {
+        const { min = 0, max = 0 } = ctx.state;
+        const amount = Math.max(min, 0.01);
+        if (amount > max) ctx.skip(`no amount lies within the limits ${min}..${max}`);
+        // Under the lock: no other area's accepted request lands between the two reads (NET-WD-12, which
+        // withdraws without it, is counted as any record added meanwhile).
+        await withRunLock(
+          ctx.settings.runId,
+          ROOT_WITHDRAWALS_LOCK,
+          async () => {
+            const before = await net(ctx).get('/withdrawal', { token: token(ctx) });
+            envelope(ctx, before, 'withdrawal before two requests sent at once');
+            const balance = num(rec(before.body.withdrawal_info).total_balance);
+            if (!(balance >= 2 * amount)) ctx.skip(`the withdrawable balance (${balance}) is below twice ${money(amount)}`);
+            // A total kept as read + amount without a lock counts only one of two requests handled at once.
+            const both = await Promise.all([0, 1].map(() => request(ctx, { amount: money(amount) })));
+            for (const [i, call] of both.entries())
+              envelope(ctx, call, `withdrawal_request of ${money(amount)} (${i + 1} of 2, sent at once)`);
+            const after = await net(ctx).get('/withdrawal', { token: token(ctx) });
+            envelope(ctx, after, 'withdrawal after two requests sent at once');
+            const accepted = both.filter((c) => c.body.status === true).length;
+            if (accepted === 0)
+              ctx.skip(`neither request of ${money(amount)} was accepted: ${both.map((c) => described(c)).join('; ')}`);
+            const list = (call: Call) =>
+              Array.isArray(call.body.all_withdrawal_data) ? call.body.all_withdrawal_data.filter(isObject) : [];
+            const known = new Set(list(before).map((r) => JSON.stringify(r.id)));
+            const added = list(after).filter((r) => !known.has(JSON.stringify(r.id)));
+            const sum = added.reduce((t, r) => t + num(r.amount), 0);
+            const was = num(rec(before.body.withdrawal_info).requested_amount);
+            const is = num(rec(after.body.withdrawal_info).requested_amount);
+            ctx.expect(
+              added.filter((r) => Math.abs(num(r.amount) - amount) < 0.005).length >= accepted,
+              `${accepted} of two requests of ${money(amount)} sent at once were accepted, but all_withdrawal_data gained ${added.length} record(s) (${added.map((r) => JSON.stringify(r.amount)).join(', ') || 'none'})`,
+              before.ex,
+              ...both.map((c) => c.ex),
+              after.ex,
+            );
+            ctx.expect(
+              Number.isFinite(was) && Number.isFinite(is) && Math.abs(is - was - sum) < 0.005,
+              `after two requests of ${money(amount)} sent at once (${accepted} accepted), all_withdrawal_data gained records of ${money(sum)} in all, but requested_amount went from ${JSON.stringify(rec(before.body.withdrawal_info).requested_amount)} to ${JSON.stringify(rec(after.body.withdrawal_info).requested_amount)}`,
+              before.ex,
+              ...both.map((c) => c.ex),
+              after.ex,
+            );
+          },
+          { onGiveUp: (m) => ctx.note(m) },
+        );
       },
     },
     noServerErrorCheck(),
