@@ -146,7 +146,8 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
       title: 'withdrawal_request above net_withdrawal_limit_max: refused',
       needs: ['max'],
       async run(ctx: Ctx) {
-        const amount = (ctx.state.max as number) + 1;
+        // One cent above, not one unit: a target comparing whole units (bccomp at scale 0) takes max + 0.01.
+        const amount = Math.round((ctx.state.max as number) * 100 + 1) / 100;
         refused(
           ctx,
           await request(ctx, { amount: money(amount) }),
