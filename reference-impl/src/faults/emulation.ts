@@ -104,3 +104,16 @@ export class InFlight<T extends object> {
     return filed.key;
   }
 }
+
+/** A write in flight that keeps the writes it overlapped, both ways, after either has ended. */
+export interface Raced<T> {
+  twins: Set<T>;
+}
+
+/** `flights.begin`, and each write of an overlap files the other among its twins. */
+export function beginRaced<T extends Raced<T>>(flights: InFlight<T>, scope: object, key: string, item: T): void {
+  for (const other of flights.begin(scope, key, item)) {
+    other.twins.add(item);
+    item.twins.add(other);
+  }
+}

@@ -16,7 +16,7 @@ import {
 } from '../network/records.js';
 import { money, now } from '../network/util.js';
 import { hashPassword } from '../passwords.js';
-import { addslashes, InFlight, pause, stripslashes, utf8mb3 } from './emulation.js';
+import { addslashes, beginRaced, InFlight, pause, stripslashes, utf8mb3 } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -321,10 +321,7 @@ async function bankSaveBegins(req: FaultRequest, ctx: AppContext): Promise<void>
     if (typeof v === 'string') form[field] = v.trim();
   }
   const save: BankSave = { key, form, done: false, twins: new Set() };
-  for (const other of BANK_IN_FLIGHT.begin(ctx.db, key, save)) {
-    other.twins.add(save);
-    save.twins.add(other);
-  }
+  beginRaced(BANK_IN_FLIGHT, ctx.db, key, save);
   BANK_SAVES.set(req, save);
   await pause(RACE_WINDOW_MS);
 }
@@ -493,10 +490,7 @@ async function slotRegisterBegins(req: FaultRequest, ctx: AppContext): Promise<v
   const position = bodyField(req.raw.body, 'net_user', 'position').value;
   if (typeof parent !== 'string' || typeof position !== 'string') return;
   const at: SlotRegister = { twins: new Set() };
-  for (const other of SLOT_IN_FLIGHT.begin(ctx.db, `${parent.trim().toLowerCase()}/${position.trim().toLowerCase()}`, at)) {
-    other.twins.add(at);
-    at.twins.add(other);
-  }
+  beginRaced(SLOT_IN_FLIGHT, ctx.db, `${parent.trim().toLowerCase()}/${position.trim().toLowerCase()}`, at);
   SLOT_REGISTERS.set(req, at);
   await pause(RACE_WINDOW_MS);
 }
@@ -629,10 +623,7 @@ async function ledgerWriteBegins(req: FaultRequest, ctx: AppContext): Promise<vo
   const user = cents === undefined ? undefined : await callerOf(req, ctx);
   if (cents === undefined || !user) return;
   const write: LedgerWrite = { userId: user.ID, cents, done: false, accepted: false, twins: new Set() };
-  for (const other of LEDGER_IN_FLIGHT.begin(ctx.db, String(user.ID), write)) {
-    other.twins.add(write);
-    write.twins.add(other);
-  }
+  beginRaced(LEDGER_IN_FLIGHT, ctx.db, String(user.ID), write);
   LEDGER_WRITES.set(req, write);
   await pause(RACE_WINDOW_MS);
 }
