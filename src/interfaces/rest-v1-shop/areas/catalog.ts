@@ -282,23 +282,32 @@ export const catalogArea: AreaSpec<CatalogState> = {
           })
           .find((x) => x.pair !== undefined);
         if (!pick?.pair) ctx.skip('no product name on page 1 has two adjacent words of 3 or more letters or digits');
-        const search = pick.pair.join('+');
-        let found = false;
-        let last: Exchange | undefined;
-        for (let p = 1; p <= MAX_PAGES && !found; p++) {
-          const ex = await listProductsRaw(ctx, `page=${p}&search=${search}`);
-          if (!ex) ctx.skip('the listing answers POST only (AMB-SHOP-01): its search is a form field, where "+" is a plus sign');
-          last = ex;
-          const body = envelope(ctx, ex, 'products');
-          const data = body.data as ListingData | undefined;
-          if (!data || isEmpty({ data })) break;
-          found = data.products.some((q) => q.id === pick.p.id);
-          if (p >= data.total_pages) break;
-        }
-        ctx.expect(
-          found,
-          `search=${search} ("+" for the space, as a form writes it) does not list product ${pick.p.id} ("${pick.p.name}")`,
-          last!,
+        const { pair } = pick;
+        // Pages through the listing for the product; the last exchange is the evidence.
+        const lists = async (space: string): Promise<{ found: boolean; last: Exchange }> => {
+          let last: Exchange | undefined;
+          for (let p = 1; p <= MAX_PAGES; p++) {
+            const ex = await listProductsRaw(ctx, `page=${p}&search=${pair.join(space)}`);
+            if (!ex)
+              ctx.skip('the listing answers POST only (AMB-SHOP-01): its search is a form field, where "+" is a plus sign');
+            last = ex;
+            const data = envelope(ctx, ex, 'products').data as ListingData | undefined;
+            if (!data || isEmpty({ data })) break;
+            if (data.products.some((q) => q.id === pick.p.id)) return { found: true, last: ex };
+            if (p >= data.total_pages) break;
+          }
+          return { found: false, last: last! };
+        };
+        const plus = await lists('+');
+        if (plus.found) return;
+        // A target that lists it under neither encoding is not judged here (a two-word search is read as it chooses).
+        const encoded = await lists('%20');
+        if (!encoded.found)
+          ctx.skip(`neither search=${pair.join('+')} nor ${pair.join('%20')} lists product ${pick.p.id} ("${pick.p.name}")`);
+        ctx.fail(
+          `search=${pair.join('+')} ("+" for the space, as a form writes it) does not list product ${pick.p.id} ("${pick.p.name}"), which search=${pair.join('%20')} lists: the "+" was not read as a space`,
+          plus.last,
+          encoded.last,
         );
       },
     },
