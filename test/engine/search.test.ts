@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchStrays } from '../../src/checks/search.js';
+import { adjacentWords, plusReading, searchStrays } from '../../src/checks/search.js';
 import type { Exchange } from '../../src/http/exchange.js';
 
 const answer = (body: string) => ({ response: { body } }) as unknown as Exchange;
@@ -41,5 +41,43 @@ describe('searchStrays', () => {
       detail: async () => ({}) as unknown as Exchange,
     });
     expect(strays).toHaveLength(1);
+  });
+});
+
+describe('adjacentWords', () => {
+  it('takes the first two neighbouring words of 3 or more letters or digits, one space apart', () => {
+    expect(adjacentWords('A Cast Iron Skillet')).toEqual(['Cast', 'Iron']);
+    expect(adjacentWords('Shirt, blue Oxford 100')).toEqual(['blue', 'Oxford']);
+    expect(adjacentWords('Linen  Shirt')).toBeUndefined();
+    expect(adjacentWords('Saucepan')).toBeUndefined();
+  });
+});
+
+describe('plusReading', () => {
+  // A target that finds the product for the searches in `hits`, written as sent in the query.
+  const target = (hits: string[]) => {
+    const sent: string[] = [];
+    const finds = async (search: string) => {
+      sent.push(search);
+      return { found: hits.includes(search), ex: answer(search) };
+    };
+    return { sent, finds };
+  };
+
+  it('reads "+" as a space when the product comes back for it, and sends nothing more', async () => {
+    const t = target(['Cast+Iron', 'Cast%20Iron']);
+    expect(await plusReading(['Cast', 'Iron'], t.finds)).toEqual({ read: 'space' });
+    expect(t.sent).toEqual(['Cast+Iron']);
+  });
+
+  it('reads "+" as a plus when only %20 finds the product, with both exchanges as evidence', async () => {
+    const t = target(['Cast%20Iron']);
+    const r = await plusReading(['Cast', 'Iron'], t.finds);
+    expect(r).toMatchObject({ read: 'plus', search: { plus: 'Cast+Iron', encoded: 'Cast%20Iron' } });
+    expect(r.read !== 'space' && [r.plus.response?.body, r.encoded.response?.body]).toEqual(['Cast+Iron', 'Cast%20Iron']);
+  });
+
+  it('does not judge a target that finds the product under neither encoding', async () => {
+    expect(await plusReading(['Cast', 'Iron'], target([]).finds)).toMatchObject({ read: 'unjudged' });
   });
 });

@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { searchStrays } from '../../../checks/search.js';
+import { adjacentWords, plusReading, searchStrays } from '../../../checks/search.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { type Provisioned, provision } from '../accounts.js';
 import { asRecord, authHeaders, bodyOf, call, dataOf, envelope, ROUTES, routeUrl, type Session, shown } from '../client.js';
@@ -274,27 +274,26 @@ export const catalogArea: AreaSpec<CatalogState> = {
       needs: ['products'],
       run: async (ctx: C) => {
         const pick = (ctx.state.products ?? [])
-          .map((p) => ({ p, words: /(?:^|\s)([A-Za-z0-9]{3,}) ([A-Za-z0-9]{3,})(?=\s|$)/.exec(String(p.name ?? '')) }))
+          .map((p) => ({ p, words: adjacentWords(String(p.name ?? '')) }))
           .find((x) => x.words);
-        const [, first, second] = pick?.words ?? [];
-        if (!pick || !first || !second) ctx.skip('no listed product has two adjacent name words of 3 or more letters');
-        const url = (space: string) => `${routeUrl(ctx, ROUTES.listing)}&search=${first}${space}${second}`;
+        if (!pick?.words) ctx.skip('no listed product has two adjacent name words of 3 or more letters');
         const headers = authHeaders(session(ctx).token, session(ctx).header);
-        const found = (ex: Exchange) =>
-          records(dataOf(bodyOf(ex)).products).some((p) => String(p.product_id) === String(pick.p.product_id));
-        const plus = await ctx.http.send({ method: 'GET', url: url('+'), headers });
-        if (found(plus)) return;
+        const r = await plusReading(pick.words, async (search) => {
+          const ex = await ctx.http.send({ method: 'GET', url: `${routeUrl(ctx, ROUTES.listing)}&search=${search}`, headers });
+          const found = records(dataOf(bodyOf(ex)).products).some((p) => String(p.product_id) === String(pick.p.product_id));
+          return { found, ex };
+        });
+        if (r.read === 'space') return;
         // Whether several words mean all or any is not stated; a phrase of the name is found under
         // either, and a target that finds it in neither encoding is not judged here.
-        const encoded = await ctx.http.send({ method: 'GET', url: url('%20'), headers });
-        if (!found(encoded))
+        if (r.read === 'unjudged')
           ctx.skip(
-            `neither search=${first}+${second} nor ${first}%20${second} returns product ${pick.p.product_id}: two-word searches are not judged`,
+            `neither search=${r.search.plus} nor ${r.search.encoded} returns product ${pick.p.product_id}: two-word searches are not judged`,
           );
         ctx.fail(
-          `search=${first}+${second} (form encoding) does not return product ${pick.p.product_id} (${pick.p.name}), which search=${first}%20${second} returns: the + was not read as a space`,
-          plus,
-          encoded,
+          `search=${r.search.plus} (form encoding) does not return product ${pick.p.product_id} (${pick.p.name}), which search=${r.search.encoded} returns: the + was not read as a space`,
+          r.plus,
+          r.encoded,
         );
       },
     },

@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { searchStrays } from '../../../checks/search.js';
+import { adjacentWords, plusReading, searchStrays } from '../../../checks/search.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { bareEnvelope, conformsTo, envelope, expectFieldError, getProduct, listProducts, listProductsRaw } from '../client.js';
 import { num, type ProductSummary, register } from '../flows.js';
@@ -274,40 +274,31 @@ export const catalogArea: AreaSpec<CatalogState> = {
       title: 'search=<two words of a product name joined by "+"> lists that product',
       needs: ['page1'],
       run: async (ctx: C) => {
-        const pick = ctx.state
-          .page1!.products.map((p) => {
-            const words = p.name.split(/\s+/);
-            const at = words.findIndex((w, i) => /^[A-Za-z0-9]{3,}$/.test(w) && /^[A-Za-z0-9]{3,}$/.test(words[i + 1] ?? ''));
-            return { p, pair: at < 0 ? undefined : [words[at]!, words[at + 1]!] };
-          })
-          .find((x) => x.pair !== undefined);
+        const pick = ctx.state.page1!.products.map((p) => ({ p, pair: adjacentWords(p.name) })).find((x) => x.pair);
         if (!pick?.pair) ctx.skip('no product name on page 1 has two adjacent words of 3 or more letters or digits');
-        const { pair } = pick;
         // Pages through the listing for the product; the last exchange is the evidence.
-        const lists = async (space: string): Promise<{ found: boolean; last: Exchange }> => {
+        const r = await plusReading(pick.pair, async (search) => {
           let last: Exchange | undefined;
           for (let p = 1; p <= MAX_PAGES; p++) {
-            const ex = await listProductsRaw(ctx, `page=${p}&search=${pair.join(space)}`);
+            const ex = await listProductsRaw(ctx, `page=${p}&search=${search}`);
             if (!ex)
               ctx.skip('the listing answers POST only (AMB-SHOP-01): its search is a form field, where "+" is a plus sign');
             last = ex;
             const data = envelope(ctx, ex, 'products').data as ListingData | undefined;
             if (!data || isEmpty({ data })) break;
-            if (data.products.some((q) => q.id === pick.p.id)) return { found: true, last: ex };
+            if (data.products.some((q) => q.id === pick.p.id)) return { found: true, ex };
             if (p >= data.total_pages) break;
           }
-          return { found: false, last: last! };
-        };
-        const plus = await lists('+');
-        if (plus.found) return;
+          return { found: false, ex: last! };
+        });
+        if (r.read === 'space') return;
         // A target that lists it under neither encoding is not judged here (a two-word search is read as it chooses).
-        const encoded = await lists('%20');
-        if (!encoded.found)
-          ctx.skip(`neither search=${pair.join('+')} nor ${pair.join('%20')} lists product ${pick.p.id} ("${pick.p.name}")`);
+        if (r.read === 'unjudged')
+          ctx.skip(`neither search=${r.search.plus} nor ${r.search.encoded} lists product ${pick.p.id} ("${pick.p.name}")`);
         ctx.fail(
-          `search=${pair.join('+')} ("+" for the space, as a form writes it) does not list product ${pick.p.id} ("${pick.p.name}"), which search=${pair.join('%20')} lists: the "+" was not read as a space`,
-          plus.last,
-          encoded.last,
+          `search=${r.search.plus} ("+" for the space, as a form writes it) does not list product ${pick.p.id} ("${pick.p.name}"), which search=${r.search.encoded} lists: the "+" was not read as a space`,
+          r.plus,
+          r.encoded,
         );
       },
     },
