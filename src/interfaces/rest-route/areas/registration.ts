@@ -113,6 +113,24 @@ export const registrationArea: AreaSpec<RegistrationState> = {
       },
     },
     {
+      // Every duplicate was the e-mail exactly as registered, so a module that looks the e-mail up as
+      // sent and stores it trimmed showed nowhere. A refusal keeps the rule whatever its key (taken, or
+      // not a valid e-mail); an acceptance that keeps the space stored another string.
+      id: 'RR-REG-04',
+      title: 'a register with an existing e-mail behind a leading space is refused, or not stored as that e-mail',
+      needs: ['base'],
+      run: async (ctx: C) => {
+        const existing = (ctx.state.base as Account).fields.email;
+        const ex = await postRegister(ctx, ctx.state.reading ?? 'sample', freshFields(ctx, { email: ` ${existing}` }));
+        const stored = bodyOf(ex)?.status === true ? dataOf(bodyOf(ex)).email : undefined;
+        ctx.expect(
+          typeof stored !== 'string' || stored.toLowerCase() !== existing.toLowerCase(),
+          `register with " ${existing}" (a registered e-mail behind a space) answered status true with email "${String(stored)}": a second account with an e-mail already registered`,
+          ex,
+        );
+      },
+    },
+    {
       // Every duplicate was sent after the first register had answered, so a module that checks the
       // e-mail and inserts with no unique key (both registers of a race pass the check) showed nowhere.
       id: 'RR-REG-04',
