@@ -1,7 +1,8 @@
+import { randomUUID } from 'node:crypto';
 import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql';
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
-import { hashPassword } from '../passwords.js';
+import { hashPassword, verifyPassword } from '../passwords.js';
 import { InFlight, jsonWithParameter, numberFormat, pause, phpFloat, utf8mb3 } from './emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
@@ -142,6 +143,62 @@ function refreshSummary(r: Record<string, unknown>, fresh: Record<string, unknow
 
 /** Requests the operation-name gate refused, for `after` to answer as the gate did (nothing executed). */
 const gatedByName = new WeakSet<object>();
+
+/** The bearer token as sent (the text after the scheme); undefined without one. */
+function bearerText(req: FaultRequest): string | undefined {
+  const header = req.raw.headers.authorization;
+  return typeof header === 'string' ? /^\s*Bearer\s+(\S+)/i.exec(header)?.[1] : undefined;
+}
+
+/** Per database: cart_id -> the token (the login's session) that last added to the line. */
+const lineSessions = new WeakMap<object, Map<number, string>>();
+function sessionsOf(ctx: AppContext): Map<number, string> {
+  let m = lineSessions.get(ctx.db);
+  if (!m) {
+    m = new Map();
+    lineSessions.set(ctx.db, m);
+  }
+  return m;
+}
+/** addProductToCart and emptyCart requests -> their customer, token and the customer's lines before the handler. */
+const sessionRequests = new WeakMap<object, { me: number; token: string; rows: Record<string, unknown>[] }>();
+
+/** Per database: answers of queries by request body (query text and variables), with when they were stored. */
+const queryAnswers = new WeakMap<object, Map<string, { at: number; body: unknown }>>();
+/** Query requests -> their cache key; those answered from the cache. */
+const queryKeys = new WeakMap<object, string>();
+const cachedAnswers = new WeakMap<object, unknown>();
+const QUERY_CACHE_MS = 10_000;
+
+/** The operation of a GraphQL text when it is a query (not a mutation); false for anything else or a syntax error. */
+function isQueryText(text: string): boolean {
+  try {
+    const ops = parse(text, { maxTokens: 5000 }).definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    return ops.length === 1 && (ops[0] as OperationDefinitionNode).operation === 'query';
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Per database: e-mail -> the second rows registered under it (the vendor's table has no unique key on email; the
+ * reference's has, so each is stored under a hidden e-mail of its own and login is pointed at it).
+ */
+const secondRows = new WeakMap<object, Map<string, { email: string; hash: string }[]>>();
+function secondRowsOf(ctx: AppContext): Map<string, { email: string; hash: string }[]> {
+  let m = secondRows.get(ctx.db);
+  if (!m) {
+    m = new Map();
+    secondRows.set(ctx.db, m);
+  }
+  return m;
+}
+/** login requests pointed at a second row -> the e-mail they were sent with. */
+const secondRowLogins = new WeakMap<object, string>();
+
+/** PHP's (int) of a number on a 32-bit build: wraps modulo 2^32 into the signed range. */
+const int32 = (v: unknown): unknown =>
+  typeof v === 'number' && Number.isInteger(v) && (v > 2 ** 31 - 1 || v < -(2 ** 31)) ? v | 0 : v;
 
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
@@ -787,6 +844,163 @@ export const graphqlFaults: Fault[] = [
       const message = 'This operation requires a token: send header Authorization: Bearer <token> (from the login mutation).';
       res.status = 401;
       res.body = { errors: [{ message, extensions: { code: 'UNAUTHENTICATED' } }], status: false, message };
+    },
+  },
+  {
+    id: 'GQL-QUANTITY-INT-WRAPS',
+    iface: 'graphql',
+    // The vendor's schema types quantity with its own scalar, which hands the JSON number to the cart through
+    // (int) on a 32-bit PHP build: a quantity past 2^31 - 1 wraps modulo 2^32 instead of being refused as no Int
+    // (4294967298 is 2), and updateCartProduct or addProductToCart answers success with the wrapped quantity stored.
+    before(req) {
+      const v = variables(req);
+      if (has(req, 'updateCartProduct') && v && 'quantity' in v) v.quantity = int32(v.quantity);
+      const input = v?.input;
+      if (has(req, 'addProductToCart') && isObject(input) && 'quantity' in input) input.quantity = int32(input.quantity);
+    },
+  },
+  {
+    id: 'GQL-EMPTY-CART-ONE-SESSION',
+    iface: 'graphql',
+    // The cart rows carry the session of the login that last added to them (the platform's cart table keeps a
+    // session_id beside customer_id), the cart is read by customer, and emptyCart calls cart->clear(), which deletes
+    // WHERE customer_id = ? AND session_id = ?: a line last added to under another login of the same customer (a
+    // second device) survives emptyCart and is back in the next summary. Each login's token names its session.
+    async before(req, ctx) {
+      if (!has(req, 'addProductToCart') && !has(req, 'emptyCart')) return;
+      const token = bearerText(req);
+      const me = await bearerCustomer(req, ctx);
+      if (me === undefined || token === undefined) return;
+      const rows = ctx.db.prepare('SELECT * FROM gql_cart WHERE customer_id = ? ORDER BY cart_id').all(me) as Record<
+        string,
+        unknown
+      >[];
+      sessionRequests.set(req.raw, { me, token, rows });
+    },
+    async after(res, req, ctx) {
+      const key = `${ctx.vendor}_token`;
+      const issued = result(res, 'login');
+      if (issued && typeof issued[key] === 'string') {
+        // The session id as a claim: two logins within one second get tokens of their own.
+        const payload = await ctx.tokens.verify(issued[key], 'graphql');
+        if (payload) issued[key] = await ctx.tokens.sign(payload.sub, 'graphql', { email: payload.email, sid: randomUUID() });
+        return;
+      }
+      const seen = sessionRequests.get(req.raw);
+      if (!seen || !clean(res)) return;
+      const sessions = sessionsOf(ctx);
+      if (has(req, 'addProductToCart')) {
+        const before = new Map(seen.rows.map((r) => [r.cart_id as number, r.quantity as number]));
+        const now = ctx.db.prepare('SELECT cart_id, quantity FROM gql_cart WHERE customer_id = ?').all(seen.me) as {
+          cart_id: number;
+          quantity: number;
+        }[];
+        for (const r of now) if (before.get(r.cart_id) !== r.quantity) sessions.set(r.cart_id, seen.token);
+        return;
+      }
+      // emptyCart: the handler removed every line; the lines of other sessions go back.
+      const others = seen.rows.filter((r) => {
+        const owner = sessions.get(r.cart_id as number);
+        return owner !== undefined && owner !== seen.token;
+      });
+      const put = ctx.db.prepare(
+        'INSERT OR IGNORE INTO gql_cart (cart_id, customer_id, product_id, recurring_id, options, quantity, date_added) VALUES (@cart_id, @customer_id, @product_id, @recurring_id, @options, @quantity, @date_added)',
+      );
+      for (const row of others) put.run(row);
+    },
+  },
+  {
+    id: 'GQL-QUERY-CACHE-NO-TOKEN',
+    iface: 'graphql',
+    // A response cache in front of the endpoint keeps the answers of queries (not mutations) for 10 s, keyed by the
+    // request body, query text and variables, without the Authorization header: customerByEmail of an e-mail asked
+    // first by another customer (whose answer is null) answers null to the e-mail's own customer, and the
+    // customer's own record is served to whoever asks next. Errors are not cached.
+    before(req, ctx) {
+      const body = req.raw.body;
+      if (!isObject(body) || typeof body.query !== 'string' || !isQueryText(body.query)) return;
+      let key: string;
+      try {
+        key = JSON.stringify([body.query, body.variables ?? null]);
+      } catch {
+        return; // variables nested too deep to hash: not cacheable, the handler answers
+      }
+      queryKeys.set(req.raw, key);
+      let answers = queryAnswers.get(ctx.db);
+      if (!answers) {
+        answers = new Map();
+        queryAnswers.set(ctx.db, answers);
+      }
+      const hit = answers.get(key);
+      if (hit && Date.now() - hit.at < QUERY_CACHE_MS) cachedAnswers.set(req.raw, hit.body);
+    },
+    after(res, req, ctx) {
+      const key = queryKeys.get(req.raw);
+      if (key === undefined) return;
+      if (cachedAnswers.has(req.raw)) {
+        res.status = 200;
+        res.body = structuredClone(cachedAnswers.get(req.raw));
+        return;
+      }
+      if (res.status === 200 && clean(res) && isObject(res.body) && isObject(res.body.data))
+        queryAnswers.get(ctx.db)?.set(key, { at: Date.now(), body: structuredClone(res.body) });
+    },
+  },
+  {
+    id: 'GQL-EMAIL-UNTRIMMED-CHECK',
+    iface: 'graphql',
+    // register looks the e-mail up as sent (WHERE email = ' ann@example.test') and stores it through the platform's
+    // request cleaner, which trims; the customer table has no unique key on email, and login matches the e-mail and
+    // the password in one query (OpenCart 2's AND password = SHA1(...)): an e-mail already registered, sent again
+    // behind a space, registers a second account with that e-mail, which logs in with its own password.
+    async before(req, ctx) {
+      const v = variables(req);
+      if (!has(req, 'login') || !v || typeof v.email !== 'string' || typeof v.password !== 'string') return;
+      const email = v.email.trim();
+      for (const row of secondRowsOf(ctx).get(email) ?? [])
+        if (await verifyPassword(v.password, row.hash)) {
+          secondRowLogins.set(req.raw, email);
+          v.email = row.email;
+          return;
+        }
+    },
+    async after(res, req, ctx) {
+      const sent = secondRowLogins.get(req.raw);
+      const user = result(res, 'login')?.user_data;
+      if (sent !== undefined && isObject(user) && 'email' in user) user.email = sent;
+      const input = registerInput(req);
+      const email = input ? trimmed(input.email) : '';
+      if (!input || email === input.email || !refusedWith(res, 'EMAIL_EXISTS')) return;
+      const hash = await hashPassword(input.password as string);
+      const rows = secondRowsOf(ctx);
+      const list = rows.get(email) ?? [];
+      const hidden = `${email}.second-row-${list.length + 1}.invalid`;
+      ctx.db
+        .prepare(
+          `INSERT INTO gql_customer (customer_group_id, firstname, lastname, email, telephone, fax, company, address_1,
+             address_2, city, postcode, country_id, zone_id, password_hash, agree, date_added)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+        )
+        .run(
+          input.customer_group_id,
+          trimmed(input.firstname),
+          trimmed(input.lastname),
+          hidden,
+          trimmed(input.telephone),
+          trimmed(input.fax),
+          trimmed(input.company),
+          trimmed(input.address_1),
+          trimmed(input.address_2),
+          trimmed(input.city),
+          trimmed(input.postcode),
+          input.country_id,
+          input.zone_id,
+          hash,
+          new Date().toISOString(),
+        );
+      rows.set(email, [...list, { email: hidden, hash }]);
+      res.body = { data: { register: true } };
+      res.status = 200;
     },
   },
 ];

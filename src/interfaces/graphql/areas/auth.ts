@@ -306,6 +306,31 @@ export const authArea: AreaSpec<AuthState> = {
     {
       id: 'GQL-REG-03',
       title:
+        'a register of the registered e-mail behind a leading space is refused, or its password does not log in as that e-mail',
+      needs: ['account'],
+      async run(ctx: C) {
+        const first = ctx.state.account!;
+        // An e-mail looked up as sent and stored trimmed lets the registered address in a second time.
+        const again = { ...freshAccount(ctx), email: ` ${first.email}` };
+        const res = await register(ctx, again);
+        const why = refusal(res, 'register');
+        if (why) {
+          ctx.note(`register of " ${first.email}" was refused (${why})`);
+          return;
+        }
+        // Accepted: a target that kept the space holds another e-mail; the registered one must not open with this password.
+        const second = await loginWorks(ctx, { ...again, email: first.email });
+        ctx.expect(
+          !second,
+          `register of " ${first.email}" (a leading space) answered register: true, and ${first.email} now logs in with that register's password: a second account holds a registered e-mail`,
+          res.exchange,
+          ...(second ? [second.exchange] : []),
+        );
+      },
+    },
+    {
+      id: 'GQL-REG-03',
+      title:
         'two registers of one new e-mail sent at the same time: one is refused, and the account logs in with the names of the one accepted',
       async run(ctx: C) {
         // A check of the e-mail and an insert without a unique key let both through when they overlap.

@@ -3,6 +3,7 @@ import type { AreaSpec } from '../../../checks/model.js';
 import { forgedTokens, malformedTokens } from '../../../checks/tokens.js';
 import type { GraphQLResult } from '../../../graphql/client.js';
 import {
+  type Account,
   accepted,
   addToCart,
   cartLines,
@@ -29,6 +30,8 @@ import { noSecretsCheck } from './common.js';
 /** The cart mutations with a bearer token: add, update, delete, empty ("4. Endpoints", "1. What the service does"). */
 interface CartState {
   token: string;
+  /** The account of `token`: GQL-CART-11 logs it in a second time. */
+  account: Account;
   product: string;
   first: GraphQLResult;
   /** The latest cart summary seen. */
@@ -91,6 +94,26 @@ function expectConsistent(ctx: C, res: GraphQLResult, summary: unknown): void {
 }
 
 /**
+ * Before GQL-CART-11 empties the cart: logs the account in a second time (another device) and adds 1 of the
+ * product with that token. Whether the two logins share one cart is not stated; either way GQL-CART-10 then
+ * expects the first token's cart empty, so a line kept because another login last added to it shows there.
+ */
+async function addUnderSecondLogin(ctx: C): Promise<void> {
+  const account = ctx.state.account!;
+  const res = await op(ctx, 'login', { email: account.email, password: account.password });
+  const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+  if (refusal(res, 'login') || typeof token !== 'string' || !token) {
+    ctx.note(
+      `a second login of the account was refused (${refusal(res, 'login') ?? short(res.data?.login)}): emptyCart empties a cart of one login`,
+    );
+    return;
+  }
+  const added = await addToCart(ctx, token, ctx.state.product!, 1);
+  if (refusal(added, 'addProductToCart'))
+    ctx.note(`adding 1 with the account's second token was refused (${refusal(added, 'addProductToCart')})`);
+}
+
+/**
  * With a second product in the cart, fails unless its line still holds `ctx.state.secondQuantity`:
  * an update or delete of the other line, or an add of the other product, leaves it as it was. The
  * quantity seen becomes the one the next check expects, so one wrong step fails one check.
@@ -118,7 +141,7 @@ export const cartArea: AreaSpec<CartState> = {
       async run(ctx: C) {
         const product = productId(ctx);
         const session = await newSession(ctx);
-        Object.assign(ctx.state, { token: session.token, product });
+        Object.assign(ctx.state, { token: session.token, product, account: session });
         ctx.onTeardown(async () => {
           await emptyCart(ctx, { token: session.token });
         });
@@ -280,6 +303,44 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      id: 'GQL-CART-07',
+      title: 'updateCartProduct to 4294967298 (past a 32-bit Int) is refused, or the line holds that quantity after',
+      needs: ['summary'],
+      async run(ctx: C) {
+        const product = ctx.state.product!;
+        const [cartId] = lineIds(ctx.state.summary, product);
+        if (!cartId) ctx.skip('no line of the product to update');
+        // 2^32 + 2 is no GraphQL Int, so a refusal conforms; read through a 32-bit integer it is 2. Sent as text:
+        // the suite's own variables schema holds quantity to 32 bits.
+        const huge = 2 ** 32 + 2;
+        const res = await gql(ctx).runText(
+          'mutation updateCartProduct($cart_id: ID!, $quantity: Int!) { updateCartProduct(cart_id: $cart_id, quantity: $quantity) }',
+          { cart_id: cartId, quantity: huge },
+          { token: ctx.state.token! },
+        );
+        const why = refusal(res, 'updateCartProduct');
+        if (why) {
+          ctx.note(`updateCartProduct to ${huge} was refused (${why})`);
+          return;
+        }
+        // Accepted: the line must hold what was sent (GQL-CART-08 then deletes the product's lines).
+        const read = await addToCart(ctx, ctx.state.token!, product, 1);
+        if (refusal(read, 'addProductToCart'))
+          ctx.skip(
+            `after updateCartProduct to ${huge} was accepted, adding 1 to read the cart was refused: ${refusal(read, 'addProductToCart')}`,
+          );
+        const summary = read.data?.addProductToCart;
+        ctx.state.summary = summary;
+        const q = quantityOf(summary, product);
+        ctx.expect(
+          q === huge + 1,
+          `updateCartProduct of line ${cartId} to ${huge} answered true; after adding 1, expected ${huge + 1}, found ${q} (lines ${brief(summary)})`,
+          res.exchange,
+          read.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-CART-08',
       title: 'deleteCartProduct of own lines returns true',
       needs: ['summary'],
@@ -345,6 +406,7 @@ export const cartArea: AreaSpec<CartState> = {
       title: 'emptyCart is accepted; records whether its result is a scalar or an object (AMB-GQL-05)',
       needs: ['token'],
       async run(ctx: C) {
+        await addUnderSecondLogin(ctx);
         const res = await emptyCart(ctx, { token: ctx.state.token! });
         // Its result is not shown (NS-GQL-03): a null or false value is not a refusal; the effect is GQL-CART-10's.
         expectEmptyCartTaken(ctx, res);
@@ -355,7 +417,7 @@ export const cartArea: AreaSpec<CartState> = {
     {
       id: 'GQL-CART-10',
       title:
-        'after emptyCart (of a cart of two lines when a second product is set), adding 2 of the product leaves exactly one line with quantity 2',
+        'after emptyCart (of a cart of two lines when a second product is set, the product last added to under a second login of the account), adding 2 of the product leaves exactly one line with quantity 2',
       needs: ['emptied'],
       async run(ctx: C) {
         const { res, summary } = await add(ctx, 2);
@@ -363,7 +425,7 @@ export const cartArea: AreaSpec<CartState> = {
         const only = lines[0];
         ctx.expect(
           lines.length === 1 && only && String(only.product_id) === ctx.state.product && num(only.quantity) === 2,
-          `expected one line (product ${ctx.state.product}, quantity 2), got ${short(lines.map((l) => ({ product_id: l.product_id, quantity: l.quantity })))}`,
+          `after emptyCart (the product last added to under a second login), expected one line (product ${ctx.state.product}, quantity 2), got ${short(lines.map((l) => ({ product_id: l.product_id, quantity: l.quantity })))}`,
           res.exchange,
         );
       },

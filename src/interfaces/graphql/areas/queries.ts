@@ -19,6 +19,8 @@ import { noSecretsCheck } from './common.js';
 /** customerByEmail and orders ("4. Endpoints" rows 8-9, paging in "1. What the service does"). */
 interface QueriesState {
   a: Account & { token: string };
+  /** GQL-CUST-03's second customer, whose own record GQL-CUST-02 reads after another customer asked for it. */
+  b: Account & { token: string };
   customer: GraphQLResult;
   orders: GraphQLResult;
   /** Token of the customer with orders that the settings name (SFC_GQL_EMAIL), when they name one. */
@@ -112,6 +114,7 @@ export const queriesArea: AreaSpec<QueriesState> = {
       async run(ctx: C) {
         const a = ctx.state.a!;
         const b = await newSession(ctx);
+        ctx.state.b = b;
         for (const [who, token] of [
           ['another customer', b.token],
           ['no token', undefined],
@@ -126,6 +129,28 @@ export const queriesArea: AreaSpec<QueriesState> = {
             res.exchange,
           );
         }
+      },
+    },
+    {
+      id: 'GQL-CUST-02',
+      title: "customerByEmail of a customer's own e-mail, right after another customer asked for it, is that customer's record",
+      needs: ['a', 'b'],
+      async run(ctx: C) {
+        const { a, b } = ctx.state as Required<QueriesState>;
+        // The same request body from two tokens, the other customer's first: an answer cached without the
+        // token in its key serves the first caller's answer (null, or no record of b) to b.
+        const other = await op(ctx, 'customerByEmail', { email: b.email }, { token: a.token });
+        const own = await op(ctx, 'customerByEmail', { email: b.email }, { token: b.token });
+        const list = customers(own.data?.customerByEmail);
+        const want = { firstname: b.firstname, lastname: b.lastname, email: b.email };
+        ctx.expect(
+          list.length > 0 &&
+            list.every((c) => c.email === b.email) &&
+            list.some((c) => c.firstname === b.firstname && c.lastname === b.lastname),
+          `after another customer asked for ${b.email}, its own customer's customerByEmail: expected ${JSON.stringify(want)}, got ${refusal(own, 'customerByEmail') ?? short(own.data?.customerByEmail)}`,
+          other.exchange,
+          own.exchange,
+        );
       },
     },
     {
