@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.js';
-import { bodyOf, str } from '../http/body.js';
+import { bodyOf, int, str } from '../http/body.js';
 import { hashPassword } from '../passwords.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
 import { currencyCode, identify, money, now, type ShopUser } from '../shop/common.js';
@@ -117,6 +117,29 @@ function rawQueryValue(url: string, name: string): string | undefined {
   const query = url.split('?')[1] ?? '';
   const pair = query.split('&').find((p) => p.split('=')[0] === name);
   return pair?.slice(name.length + 1);
+}
+
+/** GET /cart answers by request URI, by database, as the add-on's transients hold them, with the customer each was built for (SHOP-CART-CACHED-BY-URI). */
+interface CachedCart {
+  at: number;
+  owner: number;
+  status: number;
+  body: unknown;
+}
+const CART_CACHE = new WeakMap<object, Map<string, CachedCart>>();
+/** The transient's lifetime: a few seconds, enough to spare the totals' recalculation on an app's burst of reads. */
+const CART_CACHE_MS = 5_000;
+
+/** The cart_data entries of an update-quantities body, nested (JSON, parsed fields) or flat (`cart_data[<key>]`). */
+function cartDataEntries(body: unknown): { key: string; quantity: unknown; drop(): void }[] {
+  if (!isObject(body)) return [];
+  const nested = body.cart_data;
+  if (isObject(nested))
+    return Object.entries(nested).map(([key, quantity]) => ({ key, quantity, drop: () => delete nested[key] }));
+  return Object.entries(body).flatMap(([name, quantity]) => {
+    const key = /^cart_data\[([^\]]+)\]$/.exec(name)?.[1];
+    return key === undefined ? [] : [{ key, quantity, drop: () => delete body[name] }];
+  });
 }
 
 /** The cart endpoints whose answers the add-on's session list follows (SHOP-CART-ITEMS-UNSET-KEYS). */
@@ -671,6 +694,81 @@ export const shopFaults: Fault[] = [
       if (req.endpoint !== '/auth/login') return;
       const field = bodyField(req.raw.body, 'password');
       if (typeof field.value === 'string') field.set(field.value.trim());
+    },
+  },
+  {
+    id: 'SHOP-PRODUCTS-LAST-PAGE-FILLED',
+    iface: 'rest-v1-shop',
+    // The listing fills its last page to a full page so that the app's grid has no hole: on the last page of a
+    // listing of several pages, the offset is found_posts - per_page instead of (page - 1) * per_page, so a partial
+    // last page starts with products of the page before it. A catalog of whole pages reads as before. Emulated for
+    // the GET listing: the page before is asked of the reference and its tail put before the last page's products.
+    async after(res, req) {
+      const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+      const page = Number(req.query.page);
+      if (req.endpoint !== '/products' || req.method !== 'GET' || !data || !Array.isArray(data.products)) return;
+      if (!Number.isInteger(page) || page < 2 || page !== data.total_pages || data.products.length >= PAGE_SIZE) return;
+      const url = new URL(req.raw.url, 'http://reference');
+      url.searchParams.set('page', String(page - 1));
+      const before = await req.raw.server.inject({
+        method: 'GET',
+        url: `${url.pathname}${url.search}`,
+        headers: Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<
+          string,
+          string
+        >,
+      });
+      const previous = (JSON.parse(before.body) as { data?: { products?: unknown[] } }).data?.products;
+      if (!Array.isArray(previous)) return;
+      data.products = [...previous.slice(data.products.length - PAGE_SIZE), ...data.products];
+    },
+  },
+  {
+    id: 'SHOP-CART-CACHED-BY-URI',
+    iface: 'rest-v1-shop',
+    // GET /cart keeps its answer in a transient for a few seconds to spare the totals' recalculation, keyed by the
+    // request URI after the token check: the account is not in the key, so an account reading /cart right after
+    // another account read the same URI gets the other account's cart (or its empty-cart answer). The transients set
+    // while serving a customer are noted in that customer's session, and the cart hook that fires on their writes
+    // (add, remove, update, order) deletes them: a customer's own reads after their own writes look fresh.
+    async after(res, req, ctx) {
+      const cache = CART_CACHE.get(ctx.db) ?? new Map<string, CachedCart>();
+      CART_CACHE.set(ctx.db, cache);
+      const write = req.method === 'POST' && CART_WRITES.test(req.endpoint);
+      if (!write && !isCart(req)) return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      if (write) {
+        for (const [uri, held] of cache) if (held.owner === user.id) cache.delete(uri);
+        return;
+      }
+      const held = cache.get(req.raw.url);
+      if (held && Date.now() - held.at < CART_CACHE_MS) {
+        res.status = held.status;
+        res.body = structuredClone(held.body);
+      } else cache.set(req.raw.url, { at: Date.now(), owner: user.id, status: res.status, body: structuredClone(res.body) });
+    },
+  },
+  {
+    id: 'SHOP-UPDATE-ZERO-SKIPS-NEXT',
+    iface: 'rest-v1-shop',
+    // update-quantities walks the cart's lines by index and removes a line set to 0 with array_splice() inside the
+    // loop without stepping back: the line after it slides into the removed index and is passed over, so its new
+    // quantity in the same request is never applied, while the answer says the cart was updated. One line per request,
+    // or a zero on the last line, reads as before.
+    async before(req, ctx) {
+      if (req.endpoint !== '/cart/update-quantities' || req.method !== 'POST') return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const entries = new Map(cartDataEntries(req.raw.body).map((e) => [e.key, e]));
+      const lines = cartLines(ctx.db, user.id).map((l) => l.item_key);
+      for (let i = 0; i < lines.length; i++) {
+        const entry = entries.get(lines[i] as string);
+        if (!entry || int(entry.quantity) !== 0) continue;
+        lines.splice(i, 1);
+        // The loop's i++ passes over the line now at i, sent in the same request.
+        entries.get(lines[i] as string)?.drop();
+      }
     },
   },
 ];

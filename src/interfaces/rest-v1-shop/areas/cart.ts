@@ -355,10 +355,29 @@ export const cartArea: AreaSpec<CartState> = {
             ex,
             after.ex,
           );
+          // A zero on the line the cart lists first, a new quantity on the other, in one request: a target that removes
+          // the line while walking the lines by index passes over the one after it, whose quantity is then not applied.
+          const [zeroed, kept] = after.data.cart_items.map((i) => i.key);
+          if (zeroed === undefined || kept === undefined) return;
+          const mixed = await updateQuantities(ctx, token, { [zeroed]: 0, [kept]: 3 });
+          const mixedBody = envelope(ctx, mixed, 'cart-update-quantities');
+          ctx.expect(
+            mixedBody.status === true,
+            `update-quantities of ${zeroed} to 0 and ${kept} to 3: expected status true, got ${String(mixedBody.status)}: "${mixedBody.message}"`,
+            mixed,
+          );
+          const last = await readCart(ctx, token);
+          const gone = last.data.cart_items.find((i) => i.key === zeroed);
+          const other = last.data.cart_items.find((i) => i.key === kept);
+          ctx.expect(
+            !gone && other && Number(other.quantity) === 3,
+            `after update-quantities of ${zeroed} to 0 and ${kept} to 3 in one request the cart shows ${zeroed}: ${gone ? gone.quantity : 'gone'}, ${kept}: ${other ? other.quantity : 'gone'}`,
+            mixed,
+            last.ex,
+          );
         } finally {
           // Back to the area's cart (the first item x3 alone), one item per request: the restore does not lean on what was judged.
-          await removeItem(ctx, token, second.key);
-          await updateQuantities(ctx, token, { [key]: 3 });
+          await restoreAlone(ctx, 3);
         }
       },
     },
@@ -551,6 +570,30 @@ async function restoreLine(ctx: C, key: string): Promise<void> {
   await addItem(ctx, token, ctx.state.product!.id, QTY);
   const again = cartOf(await getCart(ctx, token));
   const added = again && itemOf(again, ctx.state.product!.id);
+  if (added) ctx.state.key = added.key;
+}
+
+/**
+ * The cart back to the area's product alone with `quantity` units, whatever the check before left: other lines removed,
+ * the area's line updated or added again (its key kept in the state, a target may give a line added again a new key).
+ */
+async function restoreAlone(ctx: C, quantity: number): Promise<void> {
+  const token = ctx.state.account!.token;
+  const productId = ctx.state.product!.id;
+  const read = async () => {
+    const body = tryJson(await getCart(ctx, token));
+    return body?.status === true ? (body.data as CartData).cart_items : [];
+  };
+  const lines = await read();
+  for (const line of lines) if (Number(line.product_id) !== productId) await removeItem(ctx, token, line.key);
+  const line = lines.find((l) => Number(l.product_id) === productId);
+  if (line) {
+    ctx.state.key = line.key;
+    if (Number(line.quantity) !== quantity) await updateQuantities(ctx, token, { [line.key]: quantity });
+    return;
+  }
+  await addItem(ctx, token, productId, quantity);
+  const added = (await read()).find((l) => Number(l.product_id) === productId);
   if (added) ctx.state.key = added.key;
 }
 

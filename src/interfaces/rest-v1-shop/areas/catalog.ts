@@ -22,6 +22,8 @@ interface CatalogState {
   productId: number;
   /** Every product id of categories=SFC_SHOP_CATEGORY (SHOP-PROD-08), sorted. */
   categoryIds: number[];
+  /** The pages of that listing as read, in order: each page's product ids and its exchange. */
+  categoryPages: ListedPage[];
 }
 
 type C = CheckContext<CatalogState>;
@@ -40,18 +42,28 @@ async function page(
 /** A listing that found nothing: no products (or total_pages 0), whatever the status (AMB-SHOP-05). */
 const isEmpty = (r: { data?: ListingData }): boolean => !r.data || r.data.products.length === 0 || r.data.total_pages === 0;
 
+interface ListedPage {
+  ids: number[];
+  ex: Exchange;
+}
+
 /** Every product id of a filtered listing, page by page. */
-async function allOf(ctx: C, params: Record<string, string | number>): Promise<{ products: ProductSummary[]; last: Exchange }> {
+async function allOf(
+  ctx: C,
+  params: Record<string, string | number>,
+): Promise<{ products: ProductSummary[]; last: Exchange; pages: ListedPage[] }> {
   const products: ProductSummary[] = [];
+  const pages: ListedPage[] = [];
   let last: Exchange | undefined;
   for (let p = 1; p <= MAX_PAGES; p++) {
     const r = await page(ctx, { ...params, page: p });
     last = r.ex;
     if (isEmpty(r)) break;
     products.push(...r.data!.products);
+    pages.push({ ids: r.data!.products.map((x) => x.id), ex: r.ex });
     if (p >= r.data!.total_pages) break;
   }
-  return { products, last: last! };
+  return { products, last: last!, pages };
 }
 
 /** Listed products without `word` in their name, sku or detail (a target may match content too). */
@@ -309,9 +321,10 @@ export const catalogArea: AreaSpec<CatalogState> = {
       run: async (ctx: C) => {
         const slug = ctx.data('SFC_SHOP_CATEGORY');
         if (!slug) ctx.skip('SFC_SHOP_CATEGORY (a category slug holding products) is not set');
-        const { products, last } = await allOf(ctx, { categories: slug });
+        const { products, last, pages } = await allOf(ctx, { categories: slug });
         ctx.expect(products.length > 0, `categories=${slug} lists no product`, last);
         ctx.state.categoryIds = products.map((p) => p.id).sort((a, b) => a - b);
+        ctx.state.categoryPages = pages;
         expectSubset(
           ctx,
           products.map((p) => p.id),
@@ -321,6 +334,32 @@ export const catalogArea: AreaSpec<CatalogState> = {
         );
         const unknown = await page(ctx, { page: 1, categories: `sfc-${ctx.names.username()}-none` });
         ctx.expect(isEmpty(unknown), `an unknown category slug lists ${unknown.data?.products.length} products`, unknown.ex);
+      },
+    },
+    {
+      // The pages of a filtered listing are disjoint too. The unfiltered catalog may hold whole pages only; a category
+      // whose last page is partial shows a target that fills that page from the page before it. No request more.
+      id: 'SHOP-PROD-04',
+      title: 'the pages of a filtered listing (categories=<slug>) list each product once',
+      needs: ['categoryPages'],
+      run: async (ctx: C) => {
+        const slug = ctx.data('SFC_SHOP_CATEGORY')!;
+        const pages = ctx.state.categoryPages!;
+        if (pages.length < 2) ctx.skip(`categories=${slug} lists a single page`);
+        const seen = new Map<number, number>();
+        const repeats: string[] = [];
+        pages.forEach((p, i) => {
+          for (const id of p.ids) {
+            const at = seen.get(id);
+            if (at === undefined) seen.set(id, i + 1);
+            else repeats.push(`${id} (pages ${at} and ${i + 1})`);
+          }
+        });
+        ctx.expect(
+          repeats.length === 0,
+          `categories=${slug}: its ${pages.length} pages list products more than once: ${repeats.join(', ')}`,
+          ...pages.map((p) => p.ex),
+        );
       },
     },
     {
