@@ -16,7 +16,7 @@ import {
 } from '../network/records.js';
 import { money, now } from '../network/util.js';
 import { hashPassword } from '../passwords.js';
-import { addslashes, beginRaced, InFlight, pause, stripslashes, utf8mb3 } from './emulation.js';
+import { addslashes, beginRaced, InFlight, likeRegex, pause, stripslashes, utf8mb3 } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -664,6 +664,80 @@ async function ledgerRead(res: FaultResponse, req: FaultRequest, ctx: AppContext
   shift('total_balance', lost);
 }
 
+/** The table behind each paged list endpoint. */
+const LIST_TABLES: Record<string, string> = {
+  '/payout_list': 'net_payouts',
+  '/pair_commission': 'net_pair_commission',
+  '/level_commission': 'net_level_commission',
+  '/bonus_commission': 'net_bonus_commission',
+  '/ref_commission': 'net_ref_commission',
+};
+
+/**
+ * The lists clamp an offset past the end to the last page ("never show an empty page"): start at or
+ * past the caller's total becomes max(0, total - limit), so paging on until a page is empty repeats
+ * the last page for ever, and start=total answers items the client already has.
+ */
+async function clampPastEnd(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const table = LIST_TABLES[req.endpoint];
+  if (!table || !sent(req.query, 'start')) return;
+  const start = pageParam(req.query.start, -1);
+  const user = start > 0 ? await callerOf(req, ctx) : undefined;
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return;
+  const { total } = ctx.db.prepare(`SELECT COUNT(*) AS total FROM ${table} WHERE user_key = ?`).get(key) as { total: number };
+  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  if (total > 0 && start >= total) req.query.start = String(Math.max(0, total - limit));
+}
+
+/**
+ * An id kept in 32 bits on its way to the query (packed with pack('N') into the lookup's cache key):
+ * 4294967297 reads as 1, so an id that does not exist answers the record of its low 32 bits.
+ */
+function idLow32Bits(query: Record<string, unknown>, field: string): void {
+  const v = query[field];
+  if (typeof v === 'string' && /^\d{10,30}$/.test(v) && BigInt(v) > 0xffffffffn) query[field] = String(BigInt(v) % 0x100000000n);
+}
+
+/** How long GET /withdrawal answers stay in the page cache. */
+const WITHDRAWAL_CACHE_MS = 5_000;
+/** GET /withdrawal answers by database and URL: the token is not part of the key. */
+const WITHDRAWAL_CACHE = new WeakMap<object, Map<string, { at: number; body: unknown }>>();
+
+/**
+ * GET /withdrawal served from a page cache keyed by its URL alone (after the token check, which
+ * still refuses a missing or forged token): for five seconds every account asking for /withdrawal
+ * gets the answer of the account that asked first. An accepted withdrawal_request purges it, so an
+ * account reading its own withdrawals back after a request sees them.
+ */
+function withdrawalCache(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const byUrl = WITHDRAWAL_CACHE.get(ctx.db) ?? new Map<string, { at: number; body: unknown }>();
+  WITHDRAWAL_CACHE.set(ctx.db, byUrl);
+  if (req.endpoint === '/withdrawal_request') {
+    if (isObject(res.body) && res.body.status === true) byUrl.clear();
+    return;
+  }
+  if (req.endpoint !== '/withdrawal' || !isObject(res.body) || !isObject(res.body.withdrawal_info)) return;
+  const url = req.raw.url;
+  const hit = byUrl.get(url);
+  if (hit && Date.now() - hit.at < WITHDRAWAL_CACHE_MS) res.body = structuredClone(hit.body);
+  else byUrl.set(url, { at: Date.now(), body: structuredClone(res.body) });
+}
+
+/**
+ * uni-get-user-info looks the key up with `WHERE user_key LIKE %s` through $wpdb->prepare, which quotes
+ * the value but leaves LIKE's wildcards (no $wpdb->esc_like): a key holding _ or % answers the first
+ * user whose key matches the pattern, case aside (the column's collation).
+ */
+function userKeyLike(query: Record<string, unknown>, ctx: AppContext): void {
+  const key = query.user_key;
+  if (typeof key !== 'string' || !/[%_]/.test(key) || (query.user_id !== undefined && query.user_id !== '')) return;
+  const pattern = new RegExp(`^(?:${likeRegex(key).source})$`, 'iu');
+  const keys = ctx.db.prepare('SELECT user_key FROM net_uni_users ORDER BY id').all() as { user_key: string }[];
+  const first = keys.find((k) => pattern.test(k.user_key));
+  if (first) query.user_key = first.user_key;
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1018,6 +1092,31 @@ export const networkFaults: Fault[] = [
     async after(res, req, ctx) {
       if (req.endpoint === '/withdrawal_request') ledgerWriteEnds(res, req, ctx);
       else if (req.endpoint === '/withdrawal') await ledgerRead(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-PAGE-PAST-END-CLAMPED',
+    iface: 'rest-v1-network',
+    before: (req, ctx) => clampPastEnd(req, ctx),
+  },
+  {
+    id: 'NET-ID-LOW-32-BITS',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') idLow32Bits(req.query, 'user_id');
+      else if (req.endpoint === '/payout_details') idLow32Bits(req.query, 'payout_id');
+    },
+  },
+  {
+    id: 'NET-WD-CACHED-BY-URL',
+    iface: 'rest-v1-network',
+    after: (res, req, ctx) => withdrawalCache(res, req, ctx),
+  },
+  {
+    id: 'NET-LOOKUP-KEY-LIKE',
+    iface: 'rest-v1-network',
+    before(req, ctx) {
+      if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') userKeyLike(req.query, ctx);
     },
   },
 ];

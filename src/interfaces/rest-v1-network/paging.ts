@@ -55,7 +55,7 @@ export function pagingChecks<S>(
     },
     {
       id: 'NET-PAGE-03',
-      title: `${list.path}?start=1&limit=1 gives the second item of start=0&limit=2, and start=1 alone begins with it`,
+      title: `${list.path}?start=1&limit=1 gives the second item of start=0&limit=2, start=1 alone begins with it, and a page past those items repeats none of them`,
       async run(ctx: CheckContext<S>) {
         const two = await page(ctx, { start: 0, limit: 2 });
         if (two.items.length < 2) ctx.skip(`${list.path} holds fewer than 2 items for SFC_NET_USERNAME; cannot see an offset`);
@@ -73,6 +73,20 @@ export function pagingChecks<S>(
           `expected start=1 (no limit) to begin with ${ident(two.items[1])}, got ${rest.items.map(ident).join(', ') || 'nothing'}`,
           two.call.ex,
           rest.call.ex,
+        );
+        // start is an offset: the page at 1 + (items from 1) begins after every item seen, so none of
+        // them comes again (past the end: an empty list, or a refusal, which is not judged).
+        const after = 1 + rest.items.length;
+        const past = await net(ctx).get(list.path, { token: token(ctx), query: { start: after, limit: 2 } });
+        const seen = new Set([...two.items, ...rest.items].map(ident));
+        const again = (Array.isArray(past.body[list.key]) ? (past.body[list.key] as unknown[]).filter(isObject) : [])
+          .map(ident)
+          .filter((i) => seen.has(i));
+        ctx.expect(
+          past.body.status !== true || again.length === 0,
+          `${shown({ start: after, limit: 2 })} (past the ${after} items start=0 and start=1 gave): expected none of them again, got ${again.join(', ')}`,
+          rest.call.ex,
+          past.ex,
         );
       },
     },

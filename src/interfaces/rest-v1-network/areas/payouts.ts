@@ -203,6 +203,25 @@ export const payoutsArea: AreaSpec<PayoutState> = {
     },
     {
       id: 'NET-PAY-06',
+      title: "payout_details?payout_id=2^32 + <a listed payout's id> (past 32 bits, no payout of the holder has it): refused",
+      needs: ['root', 'payouts'],
+      async run(ctx: Ctx) {
+        // "payout_id=<integer>" with no width given: an id kept in 32 bits on its way to the query
+        // would answer the listed payout whose id is the low 32 bits of this one.
+        const first = firstPayoutId(ctx);
+        if (!/^\d{1,15}$/.test(first)) ctx.skip(`the first listed payout_id ${JSON.stringify(first)} is not an integer`);
+        const id = String(2n ** 32n + BigInt(first));
+        if ((ctx.state.payouts as Json[]).some((p) => String(p.payout_id) === id))
+          ctx.skip(`SFC_NET_USERNAME has a payout ${id}`);
+        const call = await net(ctx).get('/payout_details', {
+          token: (ctx.state.root as Account).token,
+          query: { payout_id: id },
+        });
+        refused(ctx, call, `payout_details of payout ${id} (2^32 + ${first}), which the holder does not have`);
+      },
+    },
+    {
+      id: 'NET-PAY-06',
       title:
         "payout_details of SFC_NET_USERNAME's first payout id, asked with a new account's token (none of its payouts has it): refused",
       needs: ['payouts'],

@@ -179,6 +179,28 @@ export const tokensArea: AreaSpec<TokenState> = {
         );
       },
     },
+    {
+      id: 'NET-WD-10',
+      title: 'GET /withdrawal of two accounts, one right after the other: each withdrawal_info is its own',
+      needs: ['a', 'b'],
+      async run(ctx: Ctx) {
+        // The same URL a moment apart with two tokens: an answer kept by URL alone would give the
+        // second account the first one's withdrawal_info.
+        for (const account of [a(ctx), ctx.state.b as Account]) {
+          const own = account.netUser?.user_key;
+          if (typeof own !== 'string' || own === '') ctx.skip(`the register of ${account.username} carried no net_user.user_key`);
+        }
+        for (const account of [a(ctx), ctx.state.b as Account]) {
+          const call = await net(ctx).get('/withdrawal', { token: account.token });
+          const got = isObject(call.body.withdrawal_info) ? call.body.withdrawal_info.user_key : undefined;
+          ctx.expect(
+            got === account.netUser?.user_key,
+            `GET /withdrawal of ${account.username}: expected withdrawal_info.user_key ${account.netUser?.user_key}, got ${JSON.stringify(got)} (${described(call)})`,
+            call.ex,
+          );
+        }
+      },
+    },
     noServerErrorCheck(),
   ],
 };

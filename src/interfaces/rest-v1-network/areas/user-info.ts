@@ -1,7 +1,16 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type Call, isObject, type Json, net, SCHEMAS } from '../client.js';
-import { conforms, described, noServerError, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
+import {
+  conforms,
+  described,
+  envelope,
+  noServerError,
+  noServerErrorCheck,
+  refused,
+  refusedWithFieldError,
+  succeeded,
+} from '../expect.js';
 import { type Account, anchorAccount, rootAccount } from '../provision.js';
 
 /** User-info (both spellings), the unilevel lookup by user_id and user_key, and what they disclose. */
@@ -126,12 +135,54 @@ export const userInfoArea: AreaSpec<UserState> = {
       },
     },
     {
+      id: 'NET-USER-05',
+      title: "uni-get-user-info?user_key=<SFC_NET_USERNAME's key with one character as _> answers no other user",
+      needs: ['root', 'info'],
+      async run(ctx: Ctx) {
+        // The user of that key, or a refusal when no user has it: a lookup through LIKE without
+        // escaping reads _ as any character and answers SFC_NET_USERNAME (or another member).
+        const root = ctx.state.root as Account;
+        const key = rec((ctx.state.info as Call).body.uni_user).user_key ?? root.netUser?.user_key;
+        if (typeof key !== 'string' || key.length < 2)
+          ctx.skip('no user_key of two characters or more known for SFC_NET_USERNAME');
+        const sent = `${key.slice(0, -1)}_`;
+        const call = await net(ctx).uniLookup({ user_key: sent }, root.token);
+        const body = envelope(ctx, call, `uni-get-user-info of user_key ${sent}`);
+        const got = rec(body.uni_user).user_key;
+        ctx.expect(
+          body.status === false || got === sent,
+          `uni-get-user-info of user_key ${JSON.stringify(sent)}: expected a refusal (no user has it) or the user of that key, got user_key ${JSON.stringify(got)}, user_login ${JSON.stringify(rec(body.user).user_login)}`,
+          call.ex,
+        );
+      },
+    },
+    {
       id: 'NET-USER-06',
       title: 'uni-get-user-info for a user_id that does not exist: refused',
       needs: ['root'],
       async run(ctx: Ctx) {
         const call = await net(ctx).uniLookup({ user_id: 987654321 }, (ctx.state.root as Account).token);
         refused(ctx, call, 'uni-get-user-info of an unknown user_id');
+      },
+    },
+    {
+      id: 'NET-USER-06',
+      title: 'uni-get-user-info?user_id=2^32 + <ID of SFC_NET_USERNAME> (past 32 bits): refused, or that very user',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        // "user_id=<integer>" with no width given: an id kept in 32 bits on its way to the query
+        // would answer SFC_NET_USERNAME, whose ID is the low 32 bits of this one.
+        const own = String(rootUserId(ctx, 'to build on'));
+        if (!/^\d{1,15}$/.test(own)) ctx.skip(`the login's user.ID ${JSON.stringify(own)} is not an integer`);
+        const id = String(2n ** 32n + BigInt(own));
+        const call = await net(ctx).uniLookup({ user_id: id }, (ctx.state.root as Account).token);
+        const body = envelope(ctx, call, `uni-get-user-info of user_id ${id}`);
+        const got = rec(body.user).ID;
+        ctx.expect(
+          body.status === false || String(got) === id,
+          `uni-get-user-info of user_id ${id} (2^32 + ${own}): expected a refusal (no such user) or user ${id}, got user ${JSON.stringify(got)} (${described(call)})`,
+          call.ex,
+        );
       },
     },
     {
