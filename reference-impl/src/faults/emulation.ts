@@ -117,3 +117,39 @@ export function beginRaced<T extends Raced<T>>(flights: InFlight<T>, scope: obje
     item.twins.add(other);
   }
 }
+
+/**
+ * A vendor's response cache (a page cache, a transient, a file cache): values by key, per database, each
+ * kept for `lifetimeMs` from when it was stored. Values are copied in and out, so what a handler later
+ * does to an answer does not reach the cache. The cache faults key it without the caller.
+ */
+export class AnswerCache<T> {
+  private readonly byDb = new WeakMap<object, Map<string, { at: number; value: T }>>();
+
+  constructor(private readonly lifetimeMs: number) {}
+
+  private entries(db: object): Map<string, { at: number; value: T }> {
+    let entries = this.byDb.get(db);
+    if (!entries) {
+      entries = new Map();
+      this.byDb.set(db, entries);
+    }
+    return entries;
+  }
+
+  /** A copy of what is stored under key, if it is still fresh. */
+  get(db: object, key: string): T | undefined {
+    const hit = this.entries(db).get(key);
+    return hit && Date.now() - hit.at < this.lifetimeMs ? structuredClone(hit.value) : undefined;
+  }
+
+  put(db: object, key: string, value: T): void {
+    this.entries(db).set(key, { at: Date.now(), value: structuredClone(value) });
+  }
+
+  /** Drops every entry, or those `which` picks: a write purging what it invalidates. */
+  purge(db: object, which?: (value: T) => boolean): void {
+    const entries = this.entries(db);
+    for (const [key, entry] of entries) if (!which || which(entry.value)) entries.delete(key);
+  }
+}

@@ -3,7 +3,7 @@ import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
-import { InFlight, jsonWithParameter, numberFormat, pause, phpFloat, utf8mb3 } from './emulation.js';
+import { AnswerCache, InFlight, jsonWithParameter, numberFormat, pause, phpFloat, utf8mb3 } from './emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -94,6 +94,33 @@ function registerInput(req: FaultRequest): Record<string, unknown> | undefined {
   return input;
 }
 
+/** Stores a register's account under `email` as register's handler would: for the faults that keep an account it refused. */
+function insertCustomer(ctx: AppContext, input: Record<string, unknown>, email: string, hash: string): void {
+  ctx.db
+    .prepare(
+      `INSERT OR IGNORE INTO gql_customer (customer_group_id, firstname, lastname, email, telephone, fax, company, address_1,
+         address_2, city, postcode, country_id, zone_id, password_hash, agree, date_added)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
+    )
+    .run(
+      input.customer_group_id,
+      trimmed(input.firstname),
+      trimmed(input.lastname),
+      email,
+      trimmed(input.telephone),
+      trimmed(input.fax),
+      trimmed(input.company),
+      trimmed(input.address_1),
+      trimmed(input.address_2),
+      trimmed(input.city),
+      trimmed(input.postcode),
+      input.country_id,
+      input.zone_id,
+      hash,
+      new Date().toISOString(),
+    );
+}
+
 const trimmed = (v: unknown): string => (typeof v === 'string' ? v.trim() : typeof v === 'number' ? String(v) : '');
 
 /** A string of digits beginning with 0: what an integer round trip (FILTER_VALIDATE_INT) refuses. */
@@ -163,12 +190,11 @@ function sessionsOf(ctx: AppContext): Map<number, string> {
 /** addProductToCart and emptyCart requests -> their customer, token and the customer's lines before the handler. */
 const sessionRequests = new WeakMap<object, { me: number; token: string; rows: Record<string, unknown>[] }>();
 
-/** Per database: answers of queries by request body (query text and variables), with when they were stored. */
-const queryAnswers = new WeakMap<object, Map<string, { at: number; body: unknown }>>();
+/** Answers of queries by request body (query text and variables), for 10 s (GQL-QUERY-CACHE-NO-TOKEN). */
+const QUERY_CACHE = new AnswerCache<unknown>(10_000);
 /** Query requests -> their cache key; those answered from the cache. */
 const queryKeys = new WeakMap<object, string>();
 const cachedAnswers = new WeakMap<object, unknown>();
-const QUERY_CACHE_MS = 10_000;
 
 /** The operation of a GraphQL text when it is a query (not a mutation); false for anything else or a syntax error. */
 function isQueryText(text: string): boolean {
@@ -557,29 +583,7 @@ export const graphqlFaults: Fault[] = [
         res.body.errors.some((e) => isObject(e) && isObject(e.extensions) && e.extensions.field === 'confirm');
       if (!input || !confirmRefused) return;
       const hash = await hashPassword(input.password as string);
-      ctx.db
-        .prepare(
-          `INSERT OR IGNORE INTO gql_customer (customer_group_id, firstname, lastname, email, telephone, fax, company, address_1,
-             address_2, city, postcode, country_id, zone_id, password_hash, agree, date_added)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-        )
-        .run(
-          input.customer_group_id,
-          trimmed(input.firstname),
-          trimmed(input.lastname),
-          trimmed(input.email),
-          trimmed(input.telephone),
-          trimmed(input.fax),
-          trimmed(input.company),
-          trimmed(input.address_1),
-          trimmed(input.address_2),
-          trimmed(input.city),
-          trimmed(input.postcode),
-          input.country_id,
-          input.zone_id,
-          hash,
-          new Date().toISOString(),
-        );
+      insertCustomer(ctx, input, trimmed(input.email), hash);
     },
   },
   {
@@ -926,24 +930,19 @@ export const graphqlFaults: Fault[] = [
         return; // variables nested too deep to hash: not cacheable, the handler answers
       }
       queryKeys.set(req.raw, key);
-      let answers = queryAnswers.get(ctx.db);
-      if (!answers) {
-        answers = new Map();
-        queryAnswers.set(ctx.db, answers);
-      }
-      const hit = answers.get(key);
-      if (hit && Date.now() - hit.at < QUERY_CACHE_MS) cachedAnswers.set(req.raw, hit.body);
+      const hit = QUERY_CACHE.get(ctx.db, key);
+      if (hit !== undefined) cachedAnswers.set(req.raw, hit);
     },
     after(res, req, ctx) {
       const key = queryKeys.get(req.raw);
       if (key === undefined) return;
       if (cachedAnswers.has(req.raw)) {
         res.status = 200;
-        res.body = structuredClone(cachedAnswers.get(req.raw));
+        res.body = cachedAnswers.get(req.raw);
         return;
       }
       if (res.status === 200 && clean(res) && isObject(res.body) && isObject(res.body.data))
-        queryAnswers.get(ctx.db)?.set(key, { at: Date.now(), body: structuredClone(res.body) });
+        QUERY_CACHE.put(ctx.db, key, res.body);
     },
   },
   {
@@ -975,29 +974,7 @@ export const graphqlFaults: Fault[] = [
       const rows = secondRowsOf(ctx);
       const list = rows.get(email) ?? [];
       const hidden = `${email}.second-row-${list.length + 1}.invalid`;
-      ctx.db
-        .prepare(
-          `INSERT INTO gql_customer (customer_group_id, firstname, lastname, email, telephone, fax, company, address_1,
-             address_2, city, postcode, country_id, zone_id, password_hash, agree, date_added)
-           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)`,
-        )
-        .run(
-          input.customer_group_id,
-          trimmed(input.firstname),
-          trimmed(input.lastname),
-          hidden,
-          trimmed(input.telephone),
-          trimmed(input.fax),
-          trimmed(input.company),
-          trimmed(input.address_1),
-          trimmed(input.address_2),
-          trimmed(input.city),
-          trimmed(input.postcode),
-          input.country_id,
-          input.zone_id,
-          hash,
-          new Date().toISOString(),
-        );
+      insertCustomer(ctx, input, hidden, hash);
       rows.set(email, [...list, { email: hidden, hash }]);
       res.body = { data: { register: true } };
       res.status = 200;

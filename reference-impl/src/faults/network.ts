@@ -16,7 +16,7 @@ import {
 } from '../network/records.js';
 import { money, now } from '../network/util.js';
 import { hashPassword } from '../passwords.js';
-import { addslashes, beginRaced, InFlight, likeRegex, pause, stripslashes, utf8mb3 } from './emulation.js';
+import { AnswerCache, addslashes, beginRaced, InFlight, likeRegex, pause, stripslashes, utf8mb3 } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -699,10 +699,8 @@ function idLow32Bits(query: Record<string, unknown>, field: string): void {
   if (typeof v === 'string' && /^\d{10,30}$/.test(v) && BigInt(v) > 0xffffffffn) query[field] = String(BigInt(v) % 0x100000000n);
 }
 
-/** How long GET /withdrawal answers stay in the page cache. */
-const WITHDRAWAL_CACHE_MS = 5_000;
-/** GET /withdrawal answers by database and URL: the token is not part of the key. */
-const WITHDRAWAL_CACHE = new WeakMap<object, Map<string, { at: number; body: unknown }>>();
+/** GET /withdrawal answers by URL, for 5 s: the token is not part of the key. */
+const WITHDRAWAL_CACHE = new AnswerCache<unknown>(5_000);
 
 /**
  * GET /withdrawal served from a page cache keyed by its URL alone (after the token check, which
@@ -711,17 +709,14 @@ const WITHDRAWAL_CACHE = new WeakMap<object, Map<string, { at: number; body: unk
  * account reading its own withdrawals back after a request sees them.
  */
 function withdrawalCache(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
-  const byUrl = WITHDRAWAL_CACHE.get(ctx.db) ?? new Map<string, { at: number; body: unknown }>();
-  WITHDRAWAL_CACHE.set(ctx.db, byUrl);
   if (req.endpoint === '/withdrawal_request') {
-    if (isObject(res.body) && res.body.status === true) byUrl.clear();
+    if (isObject(res.body) && res.body.status === true) WITHDRAWAL_CACHE.purge(ctx.db);
     return;
   }
   if (req.endpoint !== '/withdrawal' || !isObject(res.body) || !isObject(res.body.withdrawal_info)) return;
-  const url = req.raw.url;
-  const hit = byUrl.get(url);
-  if (hit && Date.now() - hit.at < WITHDRAWAL_CACHE_MS) res.body = structuredClone(hit.body);
-  else byUrl.set(url, { at: Date.now(), body: structuredClone(res.body) });
+  const hit = WITHDRAWAL_CACHE.get(ctx.db, req.raw.url);
+  if (hit !== undefined) res.body = hit;
+  else WITHDRAWAL_CACHE.put(ctx.db, req.raw.url, res.body);
 }
 
 /**

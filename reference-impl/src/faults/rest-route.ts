@@ -1,7 +1,7 @@
 import type { AppContext } from '../context.js';
 import { type AddressRow, formatted, SELECT_ADDRESS } from '../rest-route/address.js';
 import { tokenOf } from '../rest-route/core.js';
-import { InFlight, jsonWithParameter, likeRegex, pause, rawurldecode, urldecode, utf8mb3 } from './emulation.js';
+import { AnswerCache, InFlight, jsonWithParameter, likeRegex, pause, rawurldecode, urldecode, utf8mb3 } from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken } from './tokens.js';
 
@@ -111,10 +111,8 @@ function settleDuplicate(res: FaultResponse, req: FaultRequest, ctx: AppContext)
   d.email = dup.email;
 }
 
-/** RR-ADDRESS-LIST-CACHED-BY-URL: the address list answered per URL, per database, and when it was cached. */
-const LIST_CACHE = new WeakMap<object, Map<string, { data: unknown; at: number }>>();
-/** RR-ADDRESS-LIST-CACHED-BY-URL: the cache's lifetime. */
-const LIST_CACHE_MS = 10_000;
+/** RR-ADDRESS-LIST-CACHED-BY-URL: the address list's data by URL, for 10 s. */
+const LIST_CACHE = new AnswerCache<unknown>(10_000);
 
 /** RR-ADDRESS-EDIT-REVIVES-DELETED: rows the deletes soft-deleted, per database, by address id. */
 const SOFT_DELETED = new WeakMap<object, Map<number, AddressRecord>>();
@@ -859,17 +857,14 @@ export const restRouteFaults: Fault[] = [
     // list's entry on every address write: a customer who reads the list within 10 s of another
     // customer's read, with no address write between, is answered the other customer's addresses.
     after(res, req, ctx) {
-      const cache = LIST_CACHE.get(ctx.db) ?? new Map<string, { data: unknown; at: number }>();
-      LIST_CACHE.set(ctx.db, cache);
       if (req.method === 'POST' && req.endpoint.startsWith('account/address/')) {
-        if (ok(res)) cache.clear();
+        if (ok(res)) LIST_CACHE.purge(ctx.db);
         return;
       }
       if (req.endpoint !== 'account/address' || req.method !== 'GET' || !ok(res)) return;
-      const key = req.raw.url;
-      const hit = cache.get(key);
-      if (hit && Date.now() - hit.at < LIST_CACHE_MS) res.body.data = structuredClone(hit.data);
-      else cache.set(key, { data: structuredClone(res.body.data), at: Date.now() });
+      const hit = LIST_CACHE.get(ctx.db, req.raw.url);
+      if (hit !== undefined) res.body.data = hit;
+      else LIST_CACHE.put(ctx.db, req.raw.url, res.body.data);
     },
   },
 ];

@@ -4,7 +4,7 @@ import { hashPassword } from '../passwords.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
 import { currencyCode, identify, money, now, type ShopUser } from '../shop/common.js';
 import { cartLines } from '../shop/pricing.js';
-import { InFlight, likeRegex, numberFormat, pause, rawurldecode, urldecode, utf8mb3 } from './emulation.js';
+import { AnswerCache, InFlight, likeRegex, numberFormat, pause, rawurldecode, urldecode, utf8mb3 } from './emulation.js';
 import { bodyField, eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -121,14 +121,12 @@ function rawQueryValue(url: string, name: string): string | undefined {
 
 /** GET /cart answers by request URI, by database, as the add-on's transients hold them, with the customer each was built for (SHOP-CART-CACHED-BY-URI). */
 interface CachedCart {
-  at: number;
   owner: number;
   status: number;
   body: unknown;
 }
-const CART_CACHE = new WeakMap<object, Map<string, CachedCart>>();
-/** The transient's lifetime: a few seconds, enough to spare the totals' recalculation on an app's burst of reads. */
-const CART_CACHE_MS = 5_000;
+/** The transient's lifetime is a few seconds, enough to spare the totals' recalculation on an app's burst of reads. */
+const CART_CACHE = new AnswerCache<CachedCart>(5_000);
 
 /** The cart_data entries of an update-quantities body, nested (JSON, parsed fields) or flat (`cart_data[<key>]`). */
 function cartDataEntries(body: unknown): { key: string; quantity: unknown; drop(): void }[] {
@@ -732,21 +730,19 @@ export const shopFaults: Fault[] = [
     // while serving a customer are noted in that customer's session, and the cart hook that fires on their writes
     // (add, remove, update, order) deletes them: a customer's own reads after their own writes look fresh.
     async after(res, req, ctx) {
-      const cache = CART_CACHE.get(ctx.db) ?? new Map<string, CachedCart>();
-      CART_CACHE.set(ctx.db, cache);
       const write = req.method === 'POST' && CART_WRITES.test(req.endpoint);
       if (!write && !isCart(req)) return;
       const user = await identify(req.raw, ctx);
       if ('status' in user) return;
       if (write) {
-        for (const [uri, held] of cache) if (held.owner === user.id) cache.delete(uri);
+        CART_CACHE.purge(ctx.db, (held) => held.owner === user.id);
         return;
       }
-      const held = cache.get(req.raw.url);
-      if (held && Date.now() - held.at < CART_CACHE_MS) {
+      const held = CART_CACHE.get(ctx.db, req.raw.url);
+      if (held) {
         res.status = held.status;
-        res.body = structuredClone(held.body);
-      } else cache.set(req.raw.url, { at: Date.now(), owner: user.id, status: res.status, body: structuredClone(res.body) });
+        res.body = held.body;
+      } else CART_CACHE.put(ctx.db, req.raw.url, { owner: user.id, status: res.status, body: res.body });
     },
   },
   {
