@@ -301,7 +301,7 @@ export async function runMatrix(
     }
     const mark = row.detected ? (row.expectedMet ? 'DETECTED' : 'detected (not as catalogued)') : 'MISSED';
     log(
-      `[${i + 1}/${faults.length}] ${f.id}: ${mark} ${row.newlyFailed.join(', ')} (${(row.ms / 1000).toFixed(1)} s)${row.error ? ` ERROR ${row.error.slice(0, 300)}` : ''}`,
+      `[${i + 1}/${faults.length}] ${f.id}: ${mark} ${row.newlyFailed.join(', ')} (${(row.ms / 1000).toFixed(1)} s)${row.suiteErrors ? `; ${row.suiteErrors} SUITE ERROR(S): a check crashed on what this fault answers` : ''}${row.error ? ` ERROR ${row.error.slice(0, 300)}` : ''}`,
     );
     return row;
   });
@@ -380,7 +380,10 @@ async function main(argv: string[]): Promise<number> {
   writeFileSync(join(out, 'fault-matrix.md'), matrixMarkdown(m));
   process.stdout.write(`${m.detected}/${m.total} detected; baseline ${m.baseline.verdict}; ${join(out, 'fault-matrix.md')}\n`);
   const baselineFailures = m.baseline.failed.filter((id) => m.baseline.levels[id] !== 'ADVISORY');
-  return m.detected === m.total && baselineFailures.length === 0 && m.baseline.suiteErrors === 0 ? 0 : 1;
+  // A check that crashes under a fault is the suite's defect even when the fault is detected otherwise.
+  const suiteErrors = m.baseline.suiteErrors + m.rows.reduce((n, r) => n + r.suiteErrors, 0);
+  if (suiteErrors > 0) process.stdout.write(`${suiteErrors} suite error(s): see the rows marked SUITE ERROR above\n`);
+  return m.detected === m.total && baselineFailures.length === 0 && suiteErrors === 0 ? 0 : 1;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -29,5 +29,7 @@ describe('the conformance suite against the fault catalog', () => {
     expect(row?.error).toBeUndefined();
     expect(row?.detected, `${id}: no requirement failed that passes without the fault`).toBe(true);
     expect(row?.expectedFailed, `${id}: none of ${fault.breaks.join(', ')} failed`).not.toEqual([]);
+    // A check that crashed on this fault's answers judged nothing there, and hides a defect of the suite.
+    expect(row?.suiteErrors, `${id}: a check of the suite crashed (outcome error) under this fault`).toBe(0);
   });
 });
