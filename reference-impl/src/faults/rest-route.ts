@@ -171,6 +171,17 @@ async function tokenCustomer(req: FaultRequest, ctx: AppContext): Promise<number
   return payload && /^\d{1,15}$/.test(payload.sub) ? Number(payload.sub) : undefined;
 }
 
+/** RR-PASSWORD-UPDATE-USERNAME-STALE: the module's API users by username (lower case), per database: the hash register copied. */
+const API_USERS = new WeakMap<object, Map<string, { customerId: number; password: string; salt: string }>>();
+/** RR-PASSWORD-UPDATE-USERNAME-STALE: the customer's current hash, put back after a username login read the API user's. */
+const SWAPPED_HASH = new WeakMap<object, { customerId: number; password: string; salt: string }>();
+
+/** RR-ADDRESS-EDIT-REGION-CHECKED-LAST: whether a refusal names error_zone and no other rule. */
+const onlyZoneRefused = (res: FaultResponse): boolean => {
+  const errors = isObject(res.body) && res.body.status === false ? res.body.errors : undefined;
+  return Array.isArray(errors) && errors.length > 0 && errors.every((e) => isObject(e) && e.code === 'error_zone');
+};
+
 /** Document 1 (route-based REST): faults a vendor's OpenCart-style module could ship with. */
 export const restRouteFaults: Fault[] = [
   {
@@ -865,6 +876,123 @@ export const restRouteFaults: Fault[] = [
       const hit = LIST_CACHE.get(ctx.db, req.raw.url);
       if (hit !== undefined) res.body.data = hit;
       else LIST_CACHE.put(ctx.db, req.raw.url, res.body.data);
+    },
+  },
+  {
+    id: 'RR-PASSWORD-UPDATE-USERNAME-STALE',
+    iface: 'rest-route',
+    // The module keeps its own API user table for the parameter table's username: register copies the
+    // customer's hash into it, and a login by username checks the password there. The update (row 14)
+    // writes the customer table only: after it, a login by username still takes the old password and
+    // refuses the new one, while a login by e-mail reads the new hash.
+    after(res, req, ctx) {
+      if (req.method !== 'POST') return;
+      if (req.endpoint === 'account/login') {
+        const kept = SWAPPED_HASH.get(req.raw);
+        if (kept)
+          ctx.db
+            .prepare('UPDATE rr_customer SET password = ?, salt = ? WHERE customer_id = ?')
+            .run(kept.password, kept.salt, kept.customerId);
+        return;
+      }
+      const d = data(res);
+      const username = isObject(req.raw.body) ? req.raw.body.username : undefined;
+      if (req.endpoint !== 'account/register' || !ok(res) || !d || typeof username !== 'string' || username.trim() === '') return;
+      const row = ctx.db.prepare('SELECT password, salt FROM rr_customer WHERE customer_id = ?').get(Number(d.customer_id)) as
+        | { password: string; salt: string }
+        | undefined;
+      if (!row) return;
+      const users = API_USERS.get(ctx.db) ?? new Map();
+      API_USERS.set(ctx.db, users);
+      users.set(username.trim().toLowerCase(), { customerId: Number(d.customer_id), ...row });
+    },
+    // The handler reads one hash per customer: for a login by username it is handed the API user's
+    // for the time of the request, and the customer's is put back after it.
+    before(req, ctx) {
+      if (req.endpoint !== 'account/login' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      if (typeof body.email === 'string' || typeof body.username !== 'string') return;
+      const user = API_USERS.get(ctx.db)?.get(body.username.trim().toLowerCase());
+      if (!user) return;
+      const now = ctx.db.prepare('SELECT password, salt FROM rr_customer WHERE customer_id = ?').get(user.customerId) as
+        | { password: string; salt: string }
+        | undefined;
+      if (!now || now.password === user.password) return;
+      SWAPPED_HASH.set(req.raw, { customerId: user.customerId, ...now });
+      ctx.db
+        .prepare('UPDATE rr_customer SET password = ?, salt = ? WHERE customer_id = ?')
+        .run(user.password, user.salt, user.customerId);
+    },
+  },
+  {
+    id: 'RR-ADDRESS-LIST-HTML-ESCAPED',
+    iface: 'rest-route',
+    // The list's controller was copied from the storefront's account/address page, whose values go
+    // into HTML: each field goes through htmlspecialchars() before the JSON is built. The add and the
+    // edit store the value as sent (and GET address/edit shows it so), but the list answers
+    // "O'Brien & Sons" as "O&#039;Brien &amp; Sons".
+    after(res, req) {
+      const d = data(res);
+      if (req.endpoint !== 'account/address' || req.method !== 'GET' || !Array.isArray(d?.addresses)) return;
+      for (const a of d.addresses) {
+        if (!isObject(a)) continue;
+        for (const key of [...ADDRESS_TEXT_FIELDS, 'address']) if (typeof a[key] === 'string') a[key] = htmlEscaped(a[key]);
+      }
+    },
+  },
+  {
+    id: 'RR-ADDRESS-EDIT-REGION-CHECKED-LAST',
+    iface: 'rest-route',
+    // The edit saves the form's text fields first (the model's editAddress()) and checks the region
+    // afterwards, when it looks the zone up for the shipping rules, with no transaction to roll back:
+    // an edit whose zone_id is missing, or not of the country, answers error_zone, yet its names,
+    // street, city and postcode are saved (the country and zone stay as they were).
+    async after(res, req, ctx) {
+      if (!addressWrite(req, 'edit') || !onlyZoneRefused(res)) return;
+      const customerId = await tokenCustomer(req, ctx);
+      const addressId = idValue(req.query.address_id ?? req.raw.body.address_id);
+      if (customerId === undefined || addressId === undefined) return;
+      const body = req.raw.body;
+      const value = (...keys: string[]): string | undefined => {
+        for (const k of keys) if (typeof body[k] === 'string') return (body[k] as string).trim();
+        return undefined;
+      };
+      // error_zone alone: every text field passed its limit, so each is what the handler would store.
+      ctx.db
+        .prepare(
+          `UPDATE rr_address SET firstname = ?, lastname = ?, company = ?, address_1 = ?, address_2 = ?, city = ?, postcode = ?
+             WHERE address_id = ? AND customer_id = ?`,
+        )
+        .run(
+          value('firstname', 'first_name') ?? '',
+          value('lastname', 'last_name') ?? '',
+          value('company') ?? '',
+          value('address_1') ?? '',
+          value('address_2') ?? '',
+          value('city') ?? '',
+          value('postcode') ?? '',
+          addressId,
+          customerId,
+        );
+    },
+  },
+  {
+    id: 'RR-SEARCH-PRICE-UNGROUPED',
+    iface: 'rest-route',
+    // A search goes through the vendor's own search model (written to find a product by its model
+    // too), which builds the summaries itself and writes amounts with number_format($amount, 2, '.', '')
+    // and the currency's symbols: no thousands separator, "$1558.80" where the listing writes "$1,558.80".
+    after(res, req) {
+      const d = data(res);
+      const search = req.query.search ?? req.query.filter_name;
+      if (req.endpoint !== 'product/listing' || typeof search !== 'string' || search.trim() === '') return;
+      const language = isObject(res.body) && isObject(res.body.language) ? res.body.language : {};
+      const thousands = typeof language.thousand_point === 'string' ? language.thousand_point : ',';
+      if (thousands === '' || !Array.isArray(d?.products)) return;
+      const grouped = new RegExp(`(\\d)${thousands.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')}(?=\\d{3})`, 'g');
+      for (const p of d.products)
+        if (isObject(p))
+          for (const key of ['price', 'special', 'tax']) if (typeof p[key] === 'string') p[key] = p[key].replace(grouped, '$1');
     },
   },
 ];

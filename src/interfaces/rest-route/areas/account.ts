@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { type LoginField, loginProbe, type Provisioned, postLogin, provision } from '../accounts.js';
+import { freshFields, type LoginField, loginProbe, type Provisioned, postLogin, provision, register } from '../accounts.js';
 import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, shown } from '../client.js';
 import { expectAccepted, expectRefused } from '../refusals.js';
 import { sweepChecks } from '../sweep.js';
@@ -189,6 +189,38 @@ export const accountArea: AreaSpec<AccountState> = {
         }
         const latest = await postLogin(ctx, field, account.fields, third);
         expectAccepted(ctx, latest, 'login with the password of a second update, accepted with no code asked since the first');
+      },
+    },
+    {
+      // Every login of the password flow was by e-mail, so a module whose login by username checks a
+      // copy of the hash that the update does not write (an API user table of its own) showed nowhere.
+      // Only a target that takes a username (the parameter-table reading, AMB-RR-01) is judged.
+      id: 'RR-PWD-05',
+      title: 'after an update, a login by username (where the target takes one) takes the new password and refuses the old',
+      needs: ['me'],
+      run: async (ctx: C) => {
+        const fields = freshFields(ctx);
+        const out = await register(ctx, fields, 'table');
+        if (!out.account?.token)
+          ctx.skip(
+            `the target refuses the parameter-table register body, so it takes no username: ${out.exchanges.map(shown).join(' | ')}`,
+          );
+        const first = await postLogin(ctx, 'username', fields);
+        if (bodyOf(first)?.status !== true)
+          ctx.skip(`the target does not log in by username, so it takes no username (AMB-RR-01): ${shown(first)}`);
+        const next = ctx.names.password();
+        const update = await call(ctx, 'POST', ROUTES.updatePassword, {
+          session: { token: out.account.token, header: me(ctx).session.header },
+          json: { email: fields.email, password: next },
+        });
+        if (bodyOf(update)?.status !== true)
+          ctx.skip(
+            `the update of ${fields.email} was refused, so what it changes is not judged here (RR-PWD-04): ${shown(update)}`,
+          );
+        const fresh = await postLogin(ctx, 'username', fields, next);
+        expectAccepted(ctx, fresh, `login by username ${fields.username} with the new password of an accepted update`);
+        const stale = await postLogin(ctx, 'username', fields);
+        expectRefused(ctx, stale, `login by username ${fields.username} with the password an accepted update replaced`);
       },
     },
     {

@@ -117,15 +117,16 @@ export const addressBookArea: AreaSpec<AddressState> = {
     {
       // Every address the checks sent was ASCII, so a store that keeps 3-byte UTF-8 only (a
       // character outside the BMP saved as "?") showed nowhere. One code point each, precomposed,
-      // so every field stays inside its limit under any counting of characters or bytes.
+      // so every field stays inside its limit under any counting of characters or bytes. The
+      // apostrophe and the ampersand of everyday names show a list that answers them HTML-escaped.
       id: 'RR-ADDR-05',
-      title: 'an address with characters outside the BMP and accented letters is listed with the fields sent',
+      title: "an address with characters outside the BMP, accented letters, ' and & is listed with the fields sent",
       needs: ['a', 'countryId', 'addr1'],
       run: async (ctx: C) => {
         const sent = addBody(ctx, {
           firstname: 'Zo\u00eb \u{1F33B}',
-          lastname: '\u00d8rsted \u{1D11E}',
-          company: 'Caf\u00e9 \u{1F375} Ltd',
+          lastname: "O'\u00d8rsted \u{1D11E}",
+          company: 'Caf\u00e9 \u{1F375} & Sons',
           address_1: `${ctx.names.label('street').slice(0, 40)} \u{1F3E0}`,
           address_2: '\u{20BB7} Floor 2',
           city: 'K\u00f6ln \u{1F30D}',
@@ -437,6 +438,34 @@ export const addressBookArea: AreaSpec<AddressState> = {
             `address ${ctx.state.addr2} was edited to ${k} ${JSON.stringify(v)}, which the list shows, but its address field is ${JSON.stringify(full)}`,
             ex,
           );
+      },
+    },
+    {
+      // Every refused edit the checks sent broke a length limit; none was refused for its region, so
+      // an edit that saves its text fields before it checks the zone (answering error_zone with the
+      // fields kept) showed nowhere. Whether such an edit is refused is RR-PROP-01's rule; a refused
+      // one must have changed nothing.
+      id: 'RR-STATE-01',
+      title: 'an edit refused for an empty zone_id leaves the fields of the address as they were',
+      needs: ['addr2', 'edited2'],
+      run: async (ctx: C) => {
+        const city = 'Refusedtown';
+        const ex = await call(ctx, 'POST', ROUTES.addressEdit, {
+          session: session(ctx),
+          query: { address_id: ctx.state.addr2 },
+          json: addBody(ctx, { ...ctx.state.edited2, city, zone_id: '' }),
+        });
+        if (bodyOf(ex)?.status === true)
+          ctx.skip(
+            `an edit of address ${ctx.state.addr2} with an empty zone_id in country ${ctx.state.countryId} (it has zones) was accepted, so no refusal is judged: ${shown(ex)}`,
+          );
+        const { ex: lex, found } = await listedAddress(ctx, ctx.state.addr2, ex);
+        ctx.expect(
+          found.city !== city,
+          `an edit of address ${ctx.state.addr2} to city ${JSON.stringify(city)} with an empty zone_id was refused (${shown(ex)}), yet the list shows city ${JSON.stringify(found.city)}: the refused edit saved its fields`,
+          ex,
+          lex,
+        );
       },
     },
     {

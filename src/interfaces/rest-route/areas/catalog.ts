@@ -399,6 +399,42 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // The amounts were judged on the unfiltered listing only, so a search that builds its summaries
+      // through another path (amounts past 1,000 written without the thousands separator) showed nowhere.
+      id: 'RR-LIST-06',
+      title: 'a search finding a product priced past 1,000 writes its amounts with thousand_point too',
+      needs: ['products'],
+      run: async (ctx: C) => {
+        const grouped = (ctx.state.products ?? [])
+          .map((p) => ({ p, digits: String(p.price ?? '').replace(/\D/g, '').length }))
+          .sort((a, b) => b.digits - a.digits)[0];
+        const word = String(grouped?.p.name ?? '')
+          .match(/[A-Za-z0-9]{3,}/g)
+          ?.sort((a, b) => b.length - a.length)[0];
+        // An amount of 1,000 or more has a whole part of four digits at least: with cents, six digits.
+        if (!grouped || grouped.digits < 6 || !word)
+          ctx.skip('no listed product priced past 1,000 has a name word of 3 or more letters to search for');
+        const { ex, products } = await listing(ctx, { search: word });
+        const found = products.find((p) => String(p.product_id) === String(grouped.p.product_id));
+        if (!found)
+          ctx.skip(`search ${JSON.stringify(word)} does not list product ${grouped.p.product_id} (RR-LIST-03 judges that)`);
+        const lang = asRecord(bodyOf(ex)?.language) ?? {};
+        const point = typeof lang.decimal_point === 'string' && lang.decimal_point !== '' ? lang.decimal_point : '.';
+        const thousands = typeof lang.thousand_point === 'string' ? lang.thousand_point : ',';
+        const form = moneyForm(point, thousands);
+        const bad = products.flatMap((p) =>
+          ['price', 'special', 'tax']
+            .filter((k) => !(k === 'special' && p[k] === '') && (typeof p[k] !== 'string' || !form.test(p[k] as string)))
+            .map((k) => `product ${p.product_id} ${k} ${JSON.stringify(p[k])}`),
+        );
+        ctx.expect(
+          bad.length === 0,
+          `search ${JSON.stringify(word)} answers ${bad.length} amounts that are not a number written with decimal_point ${JSON.stringify(point)} and thousand_point ${JSON.stringify(thousands)} (the unfiltered listing writes product ${grouped.p.product_id}'s price ${JSON.stringify(grouped.p.price)}): ${bad.slice(0, 6).join('; ')}`,
+          ex,
+        );
+      },
+    },
+    {
       // Found by mutation testing: summaries carrying the HTML of the stored description survived the suite.
       id: 'RR-LIST-07',
       title: 'the description of a product summary carries no markup',
