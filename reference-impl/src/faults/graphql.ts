@@ -3,7 +3,7 @@ import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
-import { AnswerCache, InFlight, jsonWithParameter, numberFormat, pause, phpFloat, utf8mb3 } from './emulation.js';
+import { AnswerCache, InFlight, jsonWithParameter, numberFormat, pause, phpFloat, urldecode, utf8mb3 } from './emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -225,6 +225,27 @@ const secondRowLogins = new WeakMap<object, string>();
 /** PHP's (int) of a number on a 32-bit build: wraps modulo 2^32 into the signed range. */
 const int32 = (v: unknown): unknown =>
   typeof v === 'number' && Number.isInteger(v) && (v > 2 ** 31 - 1 || v < -(2 ** 31)) ? v | 0 : v;
+
+/** Per database: the lines deleteCartProduct removed, by cart_id (GQL-UPDATE-REVIVES-DELETED: the vendor only flags them). */
+const removedLines = new WeakMap<object, Map<number, Record<string, unknown>>>();
+function removedOf(ctx: AppContext): Map<number, Record<string, unknown>> {
+  let m = removedLines.get(ctx.db);
+  if (!m) {
+    m = new Map();
+    removedLines.set(ctx.db, m);
+  }
+  return m;
+}
+/** deleteCartProduct requests -> the row they name, read before the handler deletes it. */
+const deletingRows = new WeakMap<object, Record<string, unknown>>();
+/** updateCartProduct requests that brought a removed row back -> its cart_id, removed again if the update is refused. */
+const revivedRows = new WeakMap<object, number>();
+
+/** Per database: the customer a worker's registry holds, set by the last addProductToCart, and that request's header. */
+const registryCustomer = new WeakMap<object, { me: number; header: string }>();
+
+/** addProductToCart requests whose product_id came as an integer -> that integer (GQL-PRODUCT-ID-STRING-ONLY). */
+const integerProductIds = new WeakMap<object, number>();
 
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
@@ -978,6 +999,102 @@ export const graphqlFaults: Fault[] = [
       rows.set(email, [...list, { email: hidden, hash }]);
       res.body = { data: { register: true } };
       res.status = 200;
+    },
+  },
+  {
+    id: 'GQL-UPDATE-REVIVES-DELETED',
+    iface: 'graphql',
+    // deleteCartProduct only flags the line removed (the vendor keeps removed lines for its abandoned-cart report),
+    // and the cart reads skip flagged lines; updateCartProduct writes UPDATE cart SET quantity = ?, removed = 0
+    // WHERE cart_id = ? AND customer_id = ?: an update of a line deleted before answers true and the line is back in
+    // the cart with the new quantity. emptyCart deletes the customer's rows, flagged or not.
+    async before(req, ctx) {
+      if (!has(req, 'deleteCartProduct') && !has(req, 'updateCartProduct') && !has(req, 'emptyCart')) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me === undefined) return;
+      const removed = removedOf(ctx);
+      if (has(req, 'emptyCart')) {
+        for (const [id, row] of removed) if (row.customer_id === me) removed.delete(id);
+        return;
+      }
+      const v = variables(req);
+      const cartId = cartIdOf(v?.cart_id);
+      if (!v || cartId === undefined) return;
+      if (has(req, 'deleteCartProduct')) {
+        const row = ctx.db.prepare('SELECT * FROM gql_cart WHERE cart_id = ? AND customer_id = ?').get(cartId, me);
+        if (isObject(row)) deletingRows.set(req.raw, row);
+        return;
+      }
+      const row = removed.get(cartId);
+      const q = v.quantity;
+      if (!has(req, 'updateCartProduct') || row?.customer_id !== me || typeof q !== 'number' || !Number.isInteger(q) || q < 1)
+        return;
+      removed.delete(cartId);
+      // Back under its own cart_id, unless the cart holds that product and options again (the reference's unique key).
+      const put = ctx.db
+        .prepare(
+          'INSERT OR IGNORE INTO gql_cart (cart_id, customer_id, product_id, recurring_id, options, quantity, date_added) VALUES (@cart_id, @customer_id, @product_id, @recurring_id, @options, @quantity, @date_added)',
+        )
+        .run(row);
+      if (put.changes > 0) revivedRows.set(req.raw, cartId);
+    },
+    after(res, req, ctx) {
+      const data = isObject(res.body) ? res.body.data : undefined;
+      const row = deletingRows.get(req.raw);
+      if (row && isObject(data) && data.deleteCartProduct === true) removedOf(ctx).set(row.cart_id as number, row);
+      const back = revivedRows.get(req.raw);
+      if (back !== undefined && !(isObject(data) && data.updateCartProduct === true))
+        ctx.db.prepare('DELETE FROM gql_cart WHERE cart_id = ?').run(back);
+    },
+  },
+  {
+    id: 'GQL-LOGIN-EMAIL-URLDECODED',
+    iface: 'graphql',
+    // The login resolver passes its e-mail argument through urldecode() (a leftover of the app's first version,
+    // which sent the login in a query string), register stores the e-mail as sent: an account whose e-mail holds a
+    // + (sub-addressing, ann+shop@example.test) registers and never logs in, its e-mail looked up with a space.
+    before(req) {
+      const v = variables(req);
+      if (has(req, 'login') && v && typeof v.email === 'string') v.email = urldecode(v.email);
+    },
+  },
+  {
+    id: 'GQL-ADD-CUSTOMER-PER-WORKER',
+    iface: 'graphql',
+    // The extension runs in a long-lived coroutine worker (the vendor's recommended Swoole server), where the
+    // platform's registry, and the customer object in it, is one per worker, not per request: addProductToCart sets
+    // the registry's customer from the token, awaits the stock lookup (some 30 ms), then adds to the registry's
+    // customer's cart. Two customers' adds at the same time both land in the cart of the one that set it last, and
+    // both answer that cart. One customer's adds, or adds one after the other, are right.
+    async before(req, ctx) {
+      if (!has(req, 'addProductToCart')) return;
+      const me = await bearerCustomer(req, ctx);
+      const header = req.raw.headers.authorization;
+      if (me === undefined || typeof header !== 'string') return;
+      registryCustomer.set(ctx.db, { me, header });
+      await pause(30);
+      const now = registryCustomer.get(ctx.db);
+      if (now && now.me !== me) req.raw.headers.authorization = now.header;
+    },
+  },
+  {
+    id: 'GQL-PRODUCT-ID-STRING-ONLY',
+    iface: 'graphql',
+    // The vendor's SDL declares CartProductInput.product_id as String where its documentation says ID: an integer
+    // product_id (40, which GraphQL coerces to the ID "40") fails variable coercion, "String cannot represent a
+    // non string value", and nothing is added. The string "40" is taken as before.
+    before(req) {
+      const input = variables(req)?.input;
+      if (!has(req, 'addProductToCart') || !isObject(input) || typeof input.product_id !== 'number') return;
+      integerProductIds.set(req.raw, input.product_id);
+      input.product_id = '0'; // no product: the handler adds nothing, and `after` answers as coercion would
+    },
+    after(res, req) {
+      const id = integerProductIds.get(req.raw);
+      if (id === undefined || res.status === 401) return; // the token gate answers before the variables are coerced
+      const message = `Variable "$input" got invalid value ${id} at "input.product_id"; String cannot represent a non string value: ${id}`;
+      res.status = 200;
+      res.body = { errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }], status: false, message };
     },
   },
 ];

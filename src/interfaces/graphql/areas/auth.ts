@@ -186,6 +186,29 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      id: 'GQL-LOGIN-01',
+      title: 'an account registered with a + in its e-mail (sub-addressing) logs in with that e-mail',
+      async run(ctx: C) {
+        // A + read as a form's space (urldecode) on the login path alone loses the account.
+        const account = freshAccount(ctx);
+        account.email = account.email.replace('@', '+sub@');
+        const res = await register(ctx, account);
+        // Which characters an e-mail may hold is not stated: judged only where register takes this one.
+        if (res.data?.register !== true || hasErrors(res.errors))
+          ctx.skip(
+            `register of ${account.email} was refused (${refusal(res, 'register') ?? short(res.data?.register)}): no account with a + in its e-mail to log in`,
+          );
+        const back = await op(ctx, 'login', { email: account.email, password: account.password });
+        const token = record(back.data?.login)?.[`${ctx.settings.vendor}_token`];
+        ctx.expect(
+          typeof token === 'string' && token.length > 0,
+          `login with ${JSON.stringify(account.email)}, the e-mail an account was registered with (register: true): expected a token, got ${refusal(back, 'login') ?? short(back.data?.login)}`,
+          res.exchange,
+          back.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-ENV-03',
       title: 'login returns exactly the selected fields, and only the token when only the token is selected',
       needs: ['loginRes', 'account'],

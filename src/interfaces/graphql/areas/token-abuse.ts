@@ -131,6 +131,30 @@ export const tokenAbuseArea: AreaSpec<TokState> = {
       },
     },
     {
+      id: 'GQL-CART-04',
+      title: "A's add of 1 and B's add of 3, sent at the same time, each land in the sender's own cart",
+      needs: ['line'],
+      async run(ctx: C) {
+        const s = ctx.state as Required<TokState>;
+        // Areas run one at a time under a rate limit: only here do two customers' adds overlap. A customer kept per
+        // worker, not per request, puts both in one cart.
+        const [mine, theirs] = await Promise.all([
+          addToCart(ctx, s.a.token, s.product, 1),
+          addToCart(ctx, s.b.token, s.product, 3),
+        ]);
+        const qa = quantityOf(accepted(ctx, mine, 'addProductToCart'), s.product);
+        const qb = quantityOf(accepted(ctx, theirs, 'addProductToCart'), s.product);
+        const held = s.quantity;
+        s.quantity = qa; // the later checks expect A's line as it is now
+        ctx.expect(
+          qa === held + 1 && qb === 3,
+          `A's cart held ${held} of product ${s.product}, B's none; after A added 1 and B added 3 at the same time, A's answer holds ${qa} (expected ${held + 1}) and B's ${qb} (expected 3)`,
+          mine.exchange,
+          theirs.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-TOK-01',
       title: 'every operation that takes a token refuses a missing, malformed, expired or re-signed token and changes nothing',
       needs: ['line'],
