@@ -153,3 +153,10 @@ export class AnswerCache<T> {
     for (const [key, entry] of entries) if (!which || which(entry.value)) entries.delete(key);
   }
 }
+
+/**
+ * PHP's htmlspecialchars($v, ENT_QUOTES) (WordPress's esc_html() writes the same for plain text): a value meant for
+ * HTML, which a JSON answer then carries escaped, so "O'Brien & Co" reads "O&#039;Brien &amp; Co".
+ */
+export const htmlspecialchars = (v: string): string =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');

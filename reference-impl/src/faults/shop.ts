@@ -4,7 +4,17 @@ import { hashPassword } from '../passwords.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
 import { currencyCode, identify, money, now, type ShopUser } from '../shop/common.js';
 import { cartLines } from '../shop/pricing.js';
-import { AnswerCache, InFlight, likeRegex, numberFormat, pause, rawurldecode, urldecode, utf8mb3 } from './emulation.js';
+import {
+  AnswerCache,
+  htmlspecialchars,
+  InFlight,
+  likeRegex,
+  numberFormat,
+  pause,
+  rawurldecode,
+  urldecode,
+  utf8mb3,
+} from './emulation.js';
 import { bodyField, eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -156,6 +166,29 @@ function sessionLines(ctx: AppContext, userId: number): (string | null)[] {
   for (const k of keys) if (!list.includes(k)) list.push(k);
   byUser.set(userId, list);
   return list;
+}
+
+/** The site's time zone of SHOP-LOGIN-REGISTERED-LOCAL-TIME (Asia/Kolkata, no daylight saving), in minutes east of UTC. */
+const SITE_OFFSET_MINUTES = 330;
+
+/** A `YYYY-MM-DD HH:MM:SS` time in UTC as the site's local time (WordPress's get_date_from_gmt()); other values as they are. */
+function siteTimeOf(v: unknown): unknown {
+  if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(v) || v.startsWith('0000')) return v;
+  const at = Date.parse(`${v.replace(' ', 'T')}Z`) + SITE_OFFSET_MINUTES * 60_000;
+  return Number.isNaN(at) ? v : new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+/** SHOP-REMOVED-LINE-RESTORED: each account's removed_cart_contents by database, product id -> the quantity its line had. */
+const REMOVED_LINES = new WeakMap<object, Map<number, Map<number, number>>>();
+/** A remove-item's line as it was before the handler took it out, for the removed contents once the removal succeeds. */
+const REMOVING = new WeakMap<object, { userId: number; productId: number; quantity: number }>();
+
+function removedLines(ctx: AppContext, userId: number): Map<number, number> {
+  const byUser = REMOVED_LINES.get(ctx.db) ?? new Map<number, Map<number, number>>();
+  REMOVED_LINES.set(ctx.db, byUser);
+  const lines = byUser.get(userId) ?? new Map<number, number>();
+  byUser.set(userId, lines);
+  return lines;
 }
 
 /** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
@@ -765,6 +798,105 @@ export const shopFaults: Fault[] = [
         // The loop's i++ passes over the line now at i, sent in the same request.
         entries.get(lines[i] as string)?.drop();
       }
+    },
+  },
+  {
+    id: 'SHOP-UPDATE-OWNER-FIRST-KEY-ONLY',
+    iface: 'rest-v1-shop',
+    // update-quantities checks that the request's cart belongs to the token by its first cart_data key (the owner of
+    // that line), then sets every line by its key alone: a key of another account's line after one of the token's own
+    // is trusted, its quantity set in that account's cart (0 removes it) and the request answered as updated. A first
+    // key of another account is refused as before, and so is a request of one key.
+    async before(req, ctx) {
+      if (req.endpoint !== '/cart/update-quantities' || req.method !== 'POST') return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const [first, ...rest] = cartDataEntries(req.raw.body);
+      const ownerOf = ctx.db.prepare('SELECT user_id FROM shop_cart_items WHERE item_key = ?');
+      const owner = (key: string) => (ownerOf.get(key) as { user_id: number } | undefined)?.user_id;
+      if (!first || owner(first.key) !== user.id) return;
+      for (const entry of rest) {
+        const other = owner(entry.key);
+        const quantity = int(entry.quantity);
+        // An unreadable quantity is refused by the loop's own check, whoever's the line.
+        if (other === undefined || other === user.id || quantity === undefined || quantity < 0) continue;
+        if (quantity === 0) ctx.db.prepare('DELETE FROM shop_cart_items WHERE item_key = ?').run(entry.key);
+        else ctx.db.prepare('UPDATE shop_cart_items SET quantity = ? WHERE item_key = ?').run(quantity, entry.key);
+        entry.drop();
+      }
+    },
+  },
+  {
+    id: 'SHOP-LOGIN-REGISTERED-LOCAL-TIME',
+    iface: 'rest-v1-shop',
+    // user_registered is stored in UTC (as WordPress stores it) and register answers the row as stored; the login
+    // answer formats the user record for the app and passes the date through get_date_from_gmt(), so it reads the
+    // site's local time (+05:30): one account, two registration times five and a half hours apart, in the same format.
+    after(res, req) {
+      if (req.endpoint !== '/auth/login' || !isObject(res.body) || res.body.status !== true) return;
+      const user = res.body.user;
+      if (isObject(user)) user.user_registered = siteTimeOf(user.user_registered);
+    },
+  },
+  {
+    id: 'SHOP-LOGIN-NAMES-HTML-ESCAPED',
+    iface: 'rest-v1-shop',
+    // The login answer's user record escapes its text for HTML (esc_html(), as the add-on's account page does) before
+    // json_encode: a name registered as "O'Brien & Co" is stored as sent but answered at login as
+    // "O&#039;Brien &amp; Co". Names without & < > " ' read as before.
+    after(res, req) {
+      if (req.endpoint !== '/auth/login' || !isObject(res.body) || res.body.status !== true) return;
+      const user = res.body.user;
+      if (!isObject(user)) return;
+      for (const key of ['first_name', 'last_name', 'display_name'])
+        if (typeof user[key] === 'string') user[key] = htmlspecialchars(user[key]);
+    },
+  },
+  {
+    id: 'SHOP-REMOVED-LINE-RESTORED',
+    iface: 'rest-v1-shop',
+    // remove-item calls WC()->cart->remove_cart_item(), which keeps the line in removed_cart_contents (for an "undo"
+    // link); add-item first looks for the product's line there and, when it finds one, restore_cart_item()s it (so that
+    // the app keeps the line's key) and then adds the quantity sent: a product added again after its line was removed
+    // comes back with the removed line's quantity plus the one added. An order empties the removed contents with the cart.
+    async before(req, ctx) {
+      const key = /^\/cart\/remove-item\/(.+)$/.exec(req.endpoint)?.[1];
+      if (key === undefined || req.method !== 'POST') return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      let itemKey: string;
+      try {
+        itemKey = decodeURIComponent(key).trim();
+      } catch {
+        return;
+      }
+      const line = cartLines(ctx.db, user.id).find((l) => l.item_key === itemKey);
+      if (line) REMOVING.set(req.raw, { userId: user.id, productId: line.product_id, quantity: line.quantity });
+    },
+    async after(res, req, ctx) {
+      if (req.method !== 'POST' || !isObject(res.body) || res.body.status !== true) return;
+      const removing = REMOVING.get(req.raw);
+      if (removing) {
+        removedLines(ctx, removing.userId).set(removing.productId, removing.quantity);
+        return;
+      }
+      if (req.endpoint !== '/cart/add-item' && req.endpoint !== '/order/create') return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const removed = removedLines(ctx, user.id);
+      if (req.endpoint === '/order/create') {
+        removed.clear();
+        return;
+      }
+      const productId = int(bodyOf(req.raw).body.product_id);
+      const restored = productId === undefined ? undefined : removed.get(productId);
+      if (productId === undefined || restored === undefined) return;
+      removed.delete(productId);
+      ctx.db
+        .prepare('UPDATE shop_cart_items SET quantity = quantity + ? WHERE user_id = ? AND product_id = ?')
+        .run(restored, user.id, productId);
+      const data = res.body.data;
+      if (isObject(data) && typeof data.cart_item_count === 'number') data.cart_item_count += restored;
     },
   },
 ];

@@ -86,8 +86,9 @@ export const authArea: AreaSpec<AuthState> = {
       run: async (ctx: C) => {
         // first_name and last_name are strings with no stated alphabet: non-ASCII letters, so a target that
         // stores them sanitized (accents removed, bytes mangled) is seen when login answers them (SHOP-AUTH-03);
-        // an emoji outside the BMP (4 bytes in UTF-8), which a utf8mb3 column strips or turns into "?".
-        const names = { first_name: 'Zoë\u{1F33B}', last_name: `${ctx.names.label('last')}-Ødegård-Müller` };
+        // an emoji outside the BMP (4 bytes in UTF-8), which a utf8mb3 column strips or turns into "?"; an apostrophe,
+        // which a target that escapes text for HTML (esc_html) or slashes it (magic quotes) answers changed.
+        const names = { first_name: 'Zoë\u{1F33B}', last_name: `${ctx.names.label('last')}-O'Brien-Ødegård-Müller` };
         await register(ctx, names, ({ account, body, ex }) => {
           ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing', ex);
           ctx.state.registerEx = ex;
@@ -194,6 +195,17 @@ export const authArea: AreaSpec<AuthState> = {
         ctx.expect(
           user.last_name === ctx.state.account!.last_name,
           `user.last_name should be the registered last name, got ${JSON.stringify(user.last_name)}`,
+          ex,
+        );
+        // One account, one record: the fields register answered come back the same at login (a registration time
+        // converted to another time zone on one path only keeps the format and changes the value).
+        const registered = ctx.state.registerBody?.user as UserRecord | undefined;
+        if (!registered) return;
+        const differ = ['ID', 'user_email', 'user_registered'].filter((k) => String(user[k]) !== String(registered[k]));
+        ctx.expect(
+          differ.length === 0,
+          `the login user record differs from the register answer of the same account: ${differ.map((k) => `${k} ${JSON.stringify(user[k])} at login, ${JSON.stringify(registered[k])} at register`).join('; ')}`,
+          ctx.state.registerEx!,
           ex,
         );
       },

@@ -7,6 +7,7 @@ import {
   addItem,
   addPurchasable,
   type CartData,
+  type CartItem,
   emptyCartOnTeardown,
   getCart,
   near,
@@ -31,6 +32,8 @@ interface CartState {
   cart: CartData;
   key: string;
   secondKey: string;
+  /** The product whose line SHOP-CART-13 removed. */
+  removed: ProductSummary;
 }
 
 type C = CheckContext<CartState>;
@@ -447,6 +450,37 @@ export const cartArea: AreaSpec<CartState> = {
           ex,
           after.ex,
         );
+        ctx.state.removed = product;
+      },
+    },
+    {
+      // remove-item ends the line on every path: a target that keeps removed lines for an undo and restores one when its
+      // product is added again lists the removed quantity plus the one added. Whether add-item adds to an existing line
+      // or replaces it does not matter here: the line is gone.
+      id: 'SHOP-STATE-01',
+      title: 'add-item of the product whose line remove-item took out: the cart lists the quantity added, 1',
+      needs: ['removed'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        const product = ctx.state.removed!;
+        const add = await addItem(ctx, token, product.id, 1);
+        const read = await getCart(ctx, token);
+        const cart = tryJson(read);
+        const item = cart?.status === true ? linesOf(cart.data).find((i) => Number(i.product_id) === product.id) : undefined;
+        // The line goes again before anything is judged, read raw: the checks after this one start from the area's line alone.
+        if (item) await removeItem(ctx, token, item.key);
+        const added = envelope(ctx, add, 'cart-add-item');
+        ctx.expect(
+          added.status === true,
+          `add-item of product ${product.id} x1 after its line was removed: expected status true, got ${String(added.status)}: "${added.message}"`,
+          add,
+        );
+        ctx.expect(
+          item && Number(item.quantity) === 1,
+          `after remove-item of product ${product.id}'s line and add-item of 1, the cart lists it with ${item ? `quantity ${item.quantity}` : 'no line'}; expected 1`,
+          add,
+          read,
+        );
       },
     },
     {
@@ -508,6 +542,36 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      // The key of another account's line after one of the token's own, in one request: a target that checks the owner
+      // of the first key only trusts the second and sets that account's line. The own line is sent with the quantity it
+      // has, so whether a refused request applies its other entries is not what is judged.
+      id: 'SHOP-CART-17',
+      title:
+        "update-quantities of an own line, then another account's line: errors keyed by that key, the line keeps its quantity",
+      needs: ['account', 'product', 'key'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        const key = ctx.state.key!;
+        const mine = tryJson(await getCart(ctx, token));
+        const own = mine?.status === true ? linesOf(mine.data).find((i) => i.key === key) : undefined;
+        if (!own) ctx.skip(`the area's line ${key} is not in the cart (a check before left it otherwise)`);
+        const line = (await otherLine(ctx)).line ?? (await addOtherLine(ctx));
+        const want = Number(line.quantity) + 3;
+        const ex = await updateQuantities(ctx, token, { [key]: own.quantity, [line.key]: want });
+        const body = envelope(ctx, ex, 'cart-update-quantities');
+        const after = await getCart(ctx, ctx.state.other!.token);
+        const cart = envelope(ctx, after, 'cart');
+        const now = cart.status === true ? linesOf(cart.data).find((i) => i.key === line.key) : undefined;
+        ctx.expect(
+          now && Number(now.quantity) === Number(line.quantity),
+          `update-quantities of my line ${key} and, second, another account's line ${line.key} to ${want}: that account's line now shows ${now ? `quantity ${now.quantity}` : 'nothing (gone)'} (was ${line.quantity})`,
+          ex,
+          after,
+        );
+        expectFieldError(ctx, ex, body, line.key, "update-quantities with the key of another account's line after an own key");
+      },
+    },
+    {
       id: 'SHOP-CART-16',
       title: 'update-quantities to 0 removes the item; the emptied cart reports count 0',
       needs: ['key'],
@@ -552,6 +616,16 @@ function expectTotalsAddUp(ctx: C, data: CartData, ...evidence: Exchange[]): voi
     `subtotal ${String(data.cart_totals.subtotal)} should be the sum of line_subtotal = ${lines}`,
     ...evidence,
   );
+}
+
+/**
+ * The lines of a cart answer's data whatever its shape (cart_items as a list, as an object of kept PHP keys, or missing),
+ * for a check that judges quantities: the shape is SHOP-CART-04's to judge, and a check must not crash on it.
+ */
+function linesOf(data: unknown): CartItem[] {
+  const items: unknown = typeof data === 'object' && data !== null ? (data as { cart_items?: unknown }).cart_items : undefined;
+  const lines = Array.isArray(items) ? items : typeof items === 'object' && items !== null ? Object.values(items) : [];
+  return lines.filter((i): i is CartItem => typeof i === 'object' && i !== null);
 }
 
 /** Puts the area's line (the product x QTY) back in the account's cart; reads raw, so a broken cart judges nothing here. */
