@@ -160,3 +160,19 @@ export class AnswerCache<T> {
  */
 export const htmlspecialchars = (v: string): string =>
   v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
+
+/**
+ * PHP 8's is_numeric(): a decimal or exponent number, with a sign and with whitespace before or after, so
+ * " 123456789", "+123456789" and "12345678.9" are numeric (a vendor who meant "digits only" and tested this).
+ */
+export const isNumeric = (v: string): boolean => /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/.test(v);
+
+/**
+ * WordPress's get_date_from_gmt(): a `YYYY-MM-DD HH:MM:SS` time stored in UTC as the site's local time, `offsetMinutes`
+ * east of UTC, in the same form (so only a comparison with the stored value shows it); other values as they are.
+ */
+export function dateFromGmt(v: string, offsetMinutes: number): string {
+  if (!/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(v) || v.startsWith('0000')) return v;
+  const at = Date.parse(`${v.replace(' ', 'T')}Z`) + offsetMinutes * 60_000;
+  return Number.isNaN(at) ? v : new Date(at).toISOString().slice(0, 19).replace('T', ' ');
+}

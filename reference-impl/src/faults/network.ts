@@ -16,7 +16,19 @@ import {
 } from '../network/records.js';
 import { money, now } from '../network/util.js';
 import { hashPassword } from '../passwords.js';
-import { AnswerCache, addslashes, beginRaced, InFlight, likeRegex, pause, stripslashes, utf8mb3 } from './emulation.js';
+import {
+  AnswerCache,
+  addslashes,
+  beginRaced,
+  dateFromGmt,
+  htmlspecialchars,
+  InFlight,
+  isNumeric,
+  likeRegex,
+  pause,
+  stripslashes,
+  utf8mb3,
+} from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey, numberOf } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -733,6 +745,81 @@ function userKeyLike(query: Record<string, unknown>, ctx: AppContext): void {
   if (first) query.user_key = first.user_key;
 }
 
+/** Register bodies whose username passed the pattern with a line feed at its end: the name as sent. */
+const NEWLINE_USERNAMES = new WeakMap<FaultRequest, string>();
+
+/**
+ * Register checks the username with preg_match('/^[a-zA-Z0-9]+$/') and no D modifier: PCRE's $ also
+ * matches before a final line feed, so "name\n" passes as letters and digits and is stored as sent,
+ * line feed and all (the plugin writes its own tables from $_POST, not through sanitize_user()).
+ */
+function newlineUsernameBegins(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'username');
+  const v = field.value;
+  if (typeof v !== 'string' || !/^[A-Za-z0-9]+\n$/.test(v)) return;
+  field.set(v.slice(0, -1));
+  NEWLINE_USERNAMES.set(req, v);
+}
+
+function newlineUsernameEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const name = NEWLINE_USERNAMES.get(req);
+  const body = res.body;
+  if (name === undefined || !isObject(body) || body.status !== true || !isObject(body.user)) return;
+  const id = Number(body.user.ID);
+  ctx.db.prepare('UPDATE net_users SET user_login = ?, user_nicename = ? WHERE ID = ?').run(name, name.toLowerCase(), id);
+  ctx.db.prepare('UPDATE net_net_users SET user_name = ? WHERE user_id = ?').run(name, id);
+  ctx.db.prepare('UPDATE net_uni_users SET user_name = ? WHERE user_id = ?').run(name, id);
+  body.user.user_login = name;
+  body.user.user_nicename = name.toLowerCase();
+  if (isObject(body.net_user)) body.net_user.user_name = name;
+}
+
+/** Register bodies whose phone passed as numeric and 10 bytes long: the phone as sent. */
+const NUMERIC_PHONES = new WeakMap<FaultRequest, string>();
+
+/**
+ * Register checks "10 digits" as `is_numeric($phone) && strlen($phone) == 10`: a sign, a decimal point,
+ * an exponent or a blank before or after counts among the ten, so "12345678.9" (nine digits) passes and
+ * is stored as sent.
+ */
+function numericPhoneBegins(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'net_user', 'phone');
+  const v = field.value;
+  if (typeof v !== 'string' || /^\d{10}$/.test(v) || Buffer.byteLength(v) !== 10 || !isNumeric(v)) return;
+  // The handler takes an empty phone as none (optional): the one sent is written back once accepted.
+  field.set('');
+  NUMERIC_PHONES.set(req, v);
+}
+
+function numericPhoneEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const phone = NUMERIC_PHONES.get(req);
+  const body = res.body;
+  if (phone === undefined || !isObject(body) || body.status !== true || !isObject(body.user)) return;
+  ctx.db.prepare('UPDATE net_users SET phone = ? WHERE ID = ?').run(phone, Number(body.user.ID));
+}
+
+/**
+ * Login builds its user record for a page template first: first_name, last_name and display_name go
+ * through esc_html() on this path only, so "O'Neil & Co" reads "O&#039;Neil &amp; Co" in the login
+ * answer while the account stores, and every other answer carries, the name as registered.
+ */
+function loginNamesEscaped(res: FaultResponse): void {
+  const user = isObject(res.body) && res.body.status === true && isObject(res.body.user) ? res.body.user : undefined;
+  if (!user) return;
+  for (const key of ['first_name', 'last_name', 'display_name'])
+    if (typeof user[key] === 'string') user[key] = htmlspecialchars(user[key]);
+}
+
+/**
+ * The unilevel lookup is the plugin's public profile: it formats user_registered for display through
+ * get_date_from_gmt(), so that one answer reads the registration time in the site's zone (Asia/Kolkata,
+ * +05:30, no daylight saving) while login and user-info answer it as stored, in the same form.
+ */
+function lookupRegisteredLocal(res: FaultResponse): void {
+  const user = isObject(res.body) && res.body.status === true && isObject(res.body.user) ? res.body.user : undefined;
+  if (user && typeof user.user_registered === 'string') user.user_registered = dateFromGmt(user.user_registered, 330);
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1112,6 +1199,40 @@ export const networkFaults: Fault[] = [
     iface: 'rest-v1-network',
     before(req, ctx) {
       if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') userKeyLike(req.query, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-USERNAME-TRAILING-NEWLINE',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint === '/auth/register') newlineUsernameBegins(req);
+    },
+    after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') newlineUsernameEnds(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-PHONE-IS-NUMERIC',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint === '/auth/register') numericPhoneBegins(req);
+    },
+    after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') numericPhoneEnds(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-LOGIN-NAMES-HTML-ESCAPED',
+    iface: 'rest-v1-network',
+    after(res, req) {
+      if (req.endpoint === '/auth/login') loginNamesEscaped(res);
+    },
+  },
+  {
+    id: 'NET-LOOKUP-REGISTERED-LOCAL-TIME',
+    iface: 'rest-v1-network',
+    after(res, req) {
+      if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') lookupRegisteredLocal(res);
     },
   },
 ];

@@ -4,8 +4,8 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty } from '../../../checks/properties.js';
 import { withRunLock } from '../../../provisioning/scratch.js';
-import { type Call, net } from '../client.js';
-import { described, keyedBy, noServerErrorCheck, refused, succeeded } from '../expect.js';
+import { type Call, isObject, net, parse } from '../client.js';
+import { described, envelope, keyedBy, noServerErrorCheck, refused, succeeded } from '../expect.js';
 import { FreshAccounts } from '../fresh.js';
 import { type Account, ROOT_WITHDRAWALS_LOCK, register, registerForm, rootAccount } from '../provision.js';
 import { acceptable, readInfo, readLimits } from './model-withdrawals.js';
@@ -102,6 +102,54 @@ export const propertiesArea: AreaSpec<PropState> = {
             `register with phone ${JSON.stringify(p)}`,
           );
         });
+      },
+    },
+    {
+      id: 'NET-REG-05',
+      title: 'a username of letters and digits with a line feed at its end: refused, or stored without the line feed',
+      needs: ['fresh'],
+      async run(ctx: Ctx) {
+        // PCRE's $ also matches before a final line feed: /^[a-zA-Z0-9]+$/ without the D modifier lets "name\n"
+        // through. A target that trims input stores the valid name, which conforms (as the property's blanks).
+        const name = `${ctx.names.username()}\n`;
+        const what = `register with username ${JSON.stringify(name)} (url-encoded)`;
+        const slot = await fresh(ctx).peek();
+        const form = registerForm(
+          ctx,
+          { sponsor: await fresh(ctx).sponsorName(), parent: slot.parent, position: slot.position },
+          { username: name },
+        );
+        // Multipart carries a line break as CR LF (the HTML form encoding): the bare line feed goes url-encoded,
+        // which PHP's $_POST reads as it reads multipart. A target that reads no such body refuses it: conforms.
+        const ex = await ctx.http.send({ method: 'POST', url: net(ctx).url('/auth/register'), urlencoded: form });
+        const call: Call = { ex, body: parse(ex) };
+        if (call.body.status === true) fresh(ctx).drop();
+        envelope(ctx, call, what);
+        if (call.body.status !== true) return;
+        const login = isObject(call.body.user) ? call.body.user.user_login : undefined;
+        const member = isObject(call.body.net_user) ? call.body.net_user.user_name : undefined;
+        const stored = [login, member].filter((v) => v !== undefined && v !== null);
+        ctx.expect(
+          stored.every((v) => typeof v === 'string' && /^[A-Za-z0-9]+$/.test(v)),
+          `${what} was accepted with user.user_login ${JSON.stringify(login)} and net_user.user_name ${JSON.stringify(member)}: a username holding a character other than letters and digits`,
+          call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-REG-06',
+      title: 'a phone of nine digits and a decimal point (ten characters of a number): refused',
+      needs: ['fresh'],
+      async run(ctx: Ctx) {
+        // "10 digits" counted as ten characters of a number (is_numeric and strlen) takes a point, a sign or a
+        // blank for a digit; the property's random phones rarely put one where such a test lets it through.
+        const p = '12345678.9';
+        refusedNaming(
+          ctx,
+          await registerWith(ctx, { 'net_user[phone]': p }),
+          'phone',
+          `register with phone ${JSON.stringify(p)}`,
+        );
       },
     },
     {

@@ -32,10 +32,15 @@ interface TreeState {
   placementRefusals: Array<{ what: string; call: Call }>;
   /** The body NET-REG-07 sent at A's taken left and saw refused: its username and email must still be free. */
   refusedForm: Form;
+  /** C's login (NET-AUTH-01), whose names NET-AUTH-09 judges. */
+  cLogin: Call;
 }
 
 type Ctx = CheckContext<TreeState>;
 const A = (ctx: Ctx) => ctx.state.a as Account;
+
+/** C's names, as names are written: a login that escapes them for HTML answers &amp; and &#039;. */
+const C_NAMES = { first_name: 'Ann & Jo', last_name: "O'Neil" };
 
 /** A register body placed under A (sponsor and parent A) at `position`. */
 const underA = (ctx: Ctx, position: string, overrides: Record<string, string | undefined> = {}) =>
@@ -227,13 +232,14 @@ export const registrationArea: AreaSpec<TreeState> = {
       async run(ctx: Ctx) {
         // C's password holds a tag, a percent-encoded octet, a run of spaces and a backslash, and its
         // username capitals (letters and digits still): NET-AUTH-01 logs in with both.
+        // Its names hold an ampersand and an apostrophe, which NET-AUTH-09 expects back from that login.
         const password = `${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp`;
         const username = `${ctx.names.username()}CapsX`;
         // C's left is where NET-REG-02 sends one register twice at once, C's right where NET-REG-07 sends two
         // different ones at once: no other area may take them first.
         reserve(ctx, username, 'left');
         reserve(ctx, username, 'right');
-        const c = await register(ctx, underA(ctx, 'right', { username, password }));
+        const c = await register(ctx, underA(ctx, 'right', { username, password, ...C_NAMES }));
         if (!c.account) ctx.skip(`could not register C at A's right: ${described(c.call)}`);
         ctx.state.c = c.account;
         for (const side of ['left', 'right']) {
@@ -252,6 +258,7 @@ export const registrationArea: AreaSpec<TreeState> = {
         // Login is the only way back into an account: what register stored must be what login verifies.
         const c = ctx.state.c as Account;
         const call = await net(ctx).login(c.username, c.password);
+        ctx.state.cLogin = call;
         succeeded(ctx, call, `login as ${c.username} with the password sent at register (${JSON.stringify(c.password)})`);
         conforms(ctx, call, 'auth-login');
         // Whether user_login keeps the case sent is not shown: the account is C's either way.
@@ -259,6 +266,23 @@ export const registrationArea: AreaSpec<TreeState> = {
         ctx.expect(
           typeof login === 'string' && login.toLowerCase() === c.username.toLowerCase(),
           `login as ${c.username}: user.user_login is ${JSON.stringify(login)}`,
+          call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-AUTH-09',
+      title: "C's login answers the names C registered with (an ampersand and an apostrophe), not HTML-escaped",
+      needs: ['cLogin'],
+      async run(ctx: Ctx) {
+        const call = ctx.state.cLogin as Call;
+        if (call.body.status !== true) ctx.skip(`C's login was refused (NET-AUTH-01): ${described(call)}`);
+        const user = isObject(call.body.user) ? call.body.user : {};
+        const got = { first_name: user.first_name, last_name: user.last_name };
+        ctx.expect(
+          got.first_name === C_NAMES.first_name && got.last_name === C_NAMES.last_name,
+          `login as C: expected the names registered, ${JSON.stringify(C_NAMES)}, got ${JSON.stringify(got)}`,
+          (ctx.state.c as Account).call.ex,
           call.ex,
         );
       },

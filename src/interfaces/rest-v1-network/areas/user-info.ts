@@ -114,6 +114,32 @@ export const userInfoArea: AreaSpec<UserState> = {
       },
     },
     {
+      id: 'NET-USER-09',
+      title: "uni-get-user-info answers SFC_NET_USERNAME's user_registered as its login and user-info do",
+      needs: ['root', 'info', 'lookup'],
+      async run(ctx: Ctx) {
+        // One record, one timestamp: a lookup that formats it for display in the site's time zone keeps the
+        // form and moves the time, which no format check sees. Each answer is already at hand: no request more.
+        const root = ctx.state.root as Account;
+        const lookup = ctx.state.lookup as Call;
+        const got = rec(lookup.body.user).user_registered;
+        if (typeof got !== 'string') ctx.skip(`the lookup's user carries no user_registered: ${described(lookup)}`);
+        const info = ctx.state.info as Call;
+        const others = [
+          { what: 'login', value: rec(root.user).user_registered, call: root.call },
+          { what: `user-info`, value: rec(info.body.user).user_registered, call: info },
+        ].filter((o) => typeof o.value === 'string');
+        if (others.length === 0) ctx.skip('neither the login nor user-info answer carried user.user_registered');
+        const differ = others.filter((o) => o.value !== got);
+        ctx.expect(
+          differ.length === 0,
+          `uni-get-user-info?user_id answers user_registered ${JSON.stringify(got)}, ${differ.map((o) => `${o.what} ${JSON.stringify(o.value)}`).join(', ')} for the same user`,
+          lookup.ex,
+          ...differ.map((o) => o.call.ex),
+        );
+      },
+    },
+    {
       id: 'NET-USER-05',
       title: 'uni-get-user-info?user_key=<its key> answers the same user',
       needs: ['root', 'info'],
