@@ -3,7 +3,17 @@ import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
-import { AnswerCache, InFlight, jsonWithParameter, numberFormat, pause, phpFloat, urldecode, utf8mb3 } from './emulation.js';
+import {
+  AnswerCache,
+  htmlspecialchars,
+  InFlight,
+  jsonWithParameter,
+  numberFormat,
+  pause,
+  phpFloat,
+  urldecode,
+  utf8mb3,
+} from './emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
@@ -22,11 +32,8 @@ function result(res: FaultResponse, field: string): Record<string, unknown> | un
   return isObject(r) ? r : undefined;
 }
 
-/** The platform's request sanitiser: htmlspecialchars with ENT_QUOTES. */
-const htmlEscaped = (v: unknown): unknown =>
-  typeof v === 'string'
-    ? v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;')
-    : v;
+/** The platform's request sanitiser: htmlspecialchars with ENT_QUOTES, on text only. */
+const htmlEscaped = (v: unknown): unknown => (typeof v === 'string' ? htmlspecialchars(v) : v);
 
 /** Every field of a cart line, as the vendor's line resolver returns them whatever the selection. */
 const LINE_SELECTION = (

@@ -1,14 +1,22 @@
 import type { AppContext } from '../context.js';
 import { type AddressRow, formatted, SELECT_ADDRESS } from '../rest-route/address.js';
 import { tokenOf } from '../rest-route/core.js';
-import { AnswerCache, InFlight, jsonWithParameter, likeRegex, pause, rawurldecode, urldecode, utf8mb3 } from './emulation.js';
+import {
+  AnswerCache,
+  htmlspecialchars,
+  InFlight,
+  jsonWithParameter,
+  likeRegex,
+  pause,
+  rawurldecode,
+  urldecode,
+  utf8mb3,
+} from './emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken } from './tokens.js';
 
 const ok = (res: FaultResponse): res is FaultResponse & { body: Record<string, unknown> } =>
   isObject(res.body) && res.body.status === true;
-const htmlEscaped = (v: string): string =>
-  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 const data = (res: FaultResponse): Record<string, unknown> | undefined =>
   isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
 
@@ -347,7 +355,7 @@ export const restRouteFaults: Fault[] = [
       if (req.endpoint !== 'account/forgotten/updatepassword' || req.method !== 'POST' || !isObject(req.raw.body)) return;
       const body = req.raw.body;
       for (const key of ['password', 'confirm', 'confirm_password'])
-        if (typeof body[key] === 'string') body[key] = htmlEscaped(body[key]);
+        if (typeof body[key] === 'string') body[key] = htmlspecialchars(body[key]);
     },
   },
   {
@@ -936,7 +944,7 @@ export const restRouteFaults: Fault[] = [
       if (req.endpoint !== 'account/address' || req.method !== 'GET' || !Array.isArray(d?.addresses)) return;
       for (const a of d.addresses) {
         if (!isObject(a)) continue;
-        for (const key of [...ADDRESS_TEXT_FIELDS, 'address']) if (typeof a[key] === 'string') a[key] = htmlEscaped(a[key]);
+        for (const key of [...ADDRESS_TEXT_FIELDS, 'address']) if (typeof a[key] === 'string') a[key] = htmlspecialchars(a[key]);
       }
     },
   },

@@ -6,6 +6,7 @@ import { currencyCode, identify, money, now, type ShopUser } from '../shop/commo
 import { cartLines } from '../shop/pricing.js';
 import {
   AnswerCache,
+  dateFromGmt,
   htmlspecialchars,
   InFlight,
   likeRegex,
@@ -170,13 +171,6 @@ function sessionLines(ctx: AppContext, userId: number): (string | null)[] {
 
 /** The site's time zone of SHOP-LOGIN-REGISTERED-LOCAL-TIME (Asia/Kolkata, no daylight saving), in minutes east of UTC. */
 const SITE_OFFSET_MINUTES = 330;
-
-/** A `YYYY-MM-DD HH:MM:SS` time in UTC as the site's local time (WordPress's get_date_from_gmt()); other values as they are. */
-function siteTimeOf(v: unknown): unknown {
-  if (typeof v !== 'string' || !/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/.test(v) || v.startsWith('0000')) return v;
-  const at = Date.parse(`${v.replace(' ', 'T')}Z`) + SITE_OFFSET_MINUTES * 60_000;
-  return Number.isNaN(at) ? v : new Date(at).toISOString().slice(0, 19).replace('T', ' ');
-}
 
 /** SHOP-REMOVED-LINE-RESTORED: each account's removed_cart_contents by database, product id -> the quantity its line had. */
 const REMOVED_LINES = new WeakMap<object, Map<number, Map<number, number>>>();
@@ -835,7 +829,9 @@ export const shopFaults: Fault[] = [
     after(res, req) {
       if (req.endpoint !== '/auth/login' || !isObject(res.body) || res.body.status !== true) return;
       const user = res.body.user;
-      if (isObject(user)) user.user_registered = siteTimeOf(user.user_registered);
+      if (isObject(user))
+        if (typeof user.user_registered === 'string')
+          user.user_registered = dateFromGmt(user.user_registered, SITE_OFFSET_MINUTES);
     },
   },
   {

@@ -39,7 +39,7 @@ interface CartState {
 type C = CheckContext<CartState>;
 
 const QTY = 2;
-const itemOf = (cart: CartData, productId: number) => cart.cart_items.find((i) => Number(i.product_id) === productId);
+const itemOf = (cart: CartData, productId: number) => linesOf(cart).find((i) => Number(i.product_id) === productId);
 
 export const cartArea: AreaSpec<CartState> = {
   interface: 'rest-v1-shop',
@@ -512,7 +512,7 @@ export const cartArea: AreaSpec<CartState> = {
         );
         const after = await getCart(ctx, other);
         const cart = envelope(ctx, after, 'cart');
-        const kept = cart.status === true && (cart.data as CartData).cart_items.some((i) => i.key === line.key);
+        const kept = cart.status === true && linesOf(cart.data).some((i) => i.key === line.key);
         ctx.expect(kept, "remove-item with another account's key was refused, yet the line left that account's cart", ex, after);
       },
     },
@@ -531,7 +531,7 @@ export const cartArea: AreaSpec<CartState> = {
         const body = envelope(ctx, ex, 'cart-update-quantities');
         const after = await getCart(ctx, other);
         const cart = envelope(ctx, after, 'cart');
-        const now = cart.status === true ? (cart.data as CartData).cart_items.find((i) => i.key === line.key) : undefined;
+        const now = cart.status === true ? linesOf(cart.data).find((i) => i.key === line.key) : undefined;
         expectFieldError(ctx, ex, body, line.key, "update-quantities with the key of another account's line");
         ctx.expect(
           now && Number(now.quantity) === Number(line.quantity),
@@ -585,7 +585,7 @@ export const cartArea: AreaSpec<CartState> = {
         ctx.expect(count === 0, `update to 0 of the last item: expected cart_item_count 0, got ${count}`, ex);
         const after = await getCart(ctx, token);
         const cart = envelope(ctx, after, 'cart');
-        const left = cart.status === true ? (cart.data as CartData).cart_items.some((i) => i.key === key) : false;
+        const left = cart.status === true ? linesOf(cart.data).some((i) => i.key === key) : false;
         ctx.expect(!left, `item ${key} is still in the cart after update to 0`, ex, after);
         ctx.expect(cart.status === false, 'the emptied cart should answer status false (empty cart)', after);
       },
@@ -635,7 +635,7 @@ async function restoreLine(ctx: C, key: string): Promise<void> {
     const body = tryJson(ex);
     return body?.status === true ? (body.data as CartData) : undefined;
   };
-  const line = cartOf(await getCart(ctx, token))?.cart_items.find((i) => i.key === key);
+  const line = linesOf(cartOf(await getCart(ctx, token))).find((i) => i.key === key);
   if (line && Number(line.quantity) === QTY) return;
   if (line) {
     await updateQuantities(ctx, token, { [key]: QTY });
