@@ -176,3 +176,9 @@ export function dateFromGmt(v: string, offsetMinutes: number): string {
   const at = Date.parse(`${v.replace(' ', 'T')}Z`) + offsetMinutes * 60_000;
   return Number.isNaN(at) ? v : new Date(at).toISOString().slice(0, 19).replace('T', ' ');
 }
+
+/**
+ * What PHP's password_hash($password, PASSWORD_BCRYPT) and password_verify() read of a password: its first
+ * 72 bytes of UTF-8 (bcrypt ignores the rest), so two passwords alike in those bytes verify against one hash.
+ */
+export const bcryptInput = (v: string): string => Buffer.from(v, 'utf8').subarray(0, 72).toString('latin1');

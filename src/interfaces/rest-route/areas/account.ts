@@ -224,6 +224,43 @@ export const accountArea: AreaSpec<AccountState> = {
       },
     },
     {
+      // Every password the checks sent was a few ASCII bytes, so an update hashed by bcrypt (which
+      // reads the first 72 bytes of UTF-8 only, as password_verify() does at login) showed nowhere:
+      // after it, the old password logs in when it shares those bytes with the new one. The two here
+      // share 72 bytes (three-byte characters keep them inside a limit of 40 characters) and differ after.
+      id: 'RR-PWD-05',
+      title: 'after an update to a password past 72 bytes, the old password alike in its first 72 bytes is refused',
+      needs: ['me', 'loginField'],
+      run: async (ctx: C) => {
+        const base = ctx.names.password().slice(0, 14);
+        const stem = base + '\u20ac'.repeat(Math.ceil((72 - Buffer.byteLength(base)) / 3));
+        const [old, next] = [`${stem}Ab1!`, `${stem}Zy9?`];
+        const fields = freshFields(ctx, { password: old });
+        const out = await register(ctx, fields, me(ctx).account.reading);
+        if (!out.account?.token)
+          ctx.skip(
+            `the target refused a register with a ${[...old].length}-character password (a limit of its own), so no such update is judged: ${out.exchanges.map(shown).join(' | ')}`,
+          );
+        const update = await call(ctx, 'POST', ROUTES.updatePassword, {
+          session: { token: out.account.token, header: me(ctx).session.header },
+          json: { email: fields.email, password: next },
+        });
+        if (bodyOf(update)?.status !== true)
+          ctx.skip(
+            `the update to a ${[...next].length}-character password was refused, so what it changes is not judged here: ${shown(update)}`,
+          );
+        const field = ctx.state.loginField as LoginField;
+        const fresh = await postLogin(ctx, field, fields, next);
+        expectAccepted(ctx, fresh, 'login with the new password of an accepted update');
+        const stale = await postLogin(ctx, field, fields, old);
+        expectRefused(
+          ctx,
+          stale,
+          'login with the old password, which shares its first 72 bytes of UTF-8 with the new one and differs after them',
+        );
+      },
+    },
+    {
       id: 'RR-SEC-04',
       title: "one customer's token cannot set another customer's password",
       needs: ['me', 'loginField'],

@@ -323,6 +323,35 @@ export const addressBookArea: AreaSpec<AddressState> = {
       },
     },
     {
+      // Every region the checks sent was a zone of the country, left out or empty, so a module that
+      // checks zone_id as set and numeric only (the storefront form's rule), and never looks it up in
+      // the country, showed nowhere. A zone of another country (an id no zone has, where states lists
+      // one country only) names no region of this one.
+      id: 'RR-ADDR-24',
+      title: "an address whose zone_id names no zone of its country (another country's zone) is refused (error_zone)",
+      needs: ['a', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const states = ctx.state.states ?? {};
+        const zoneIds = (list: unknown) =>
+          (Array.isArray(list) ? list : []).map((z) => Number(asRecord(z)?.zone_id)).filter(Number.isSafeInteger);
+        const own = new Set(zoneIds(states[String(ctx.state.countryId)]));
+        const others = Object.entries(states)
+          .filter(([country]) => country !== String(ctx.state.countryId))
+          .flatMap(([, list]) => zoneIds(list))
+          .filter((z) => !own.has(z));
+        const foreign = others[0] ?? Math.max(0, ...own, ...others) + 100_000;
+        const ex = await add(ctx, addBody(ctx, { zone_id: foreign }));
+        expectRefused(
+          ctx,
+          ex,
+          `add in country ${ctx.state.countryId} with zone_id ${foreign}, which states lists ${others.length > 0 ? 'under another country' : 'under no country'}`,
+          ['error_zone', 'zone_id', 'zone'],
+        );
+        const id = idOf(ex);
+        if (bodyOf(ex)?.status === true && id) await del(ctx, id);
+      },
+    },
+    {
       id: 'RR-SEC-07',
       title: 'oversized and SQL-looking address fields are answered in the envelope without a 5xx',
       needs: ['a', 'countryId', 'addr1'],

@@ -22,6 +22,8 @@ import { sweepChecks } from '../sweep.js';
 interface RegistrationState {
   reading: Reading;
   base: Account;
+  /** RR-REG-15's register with the parameter-table fields succeeded: the target takes them. */
+  table: true;
 }
 type C = CheckContext<RegistrationState>;
 
@@ -306,6 +308,7 @@ export const registrationArea: AreaSpec<RegistrationState> = {
           ctx.skip(
             `the target refused the parameter-table fields with string values, so their types do not apply: ${shown(plain)}`,
           );
+        ctx.state.table = true;
         const typed: Array<[string, Record<string, unknown>]> = [
           ['phone as a JSON integer of 10 digits', { phone: Number(ctx.names.phone()) }],
           ['newsletter as the JSON boolean true', { newsletter: true }],
@@ -316,6 +319,23 @@ export const registrationArea: AreaSpec<RegistrationState> = {
           const ex = await call(ctx, 'POST', ROUTES.register, { json });
           expectAccepted(ctx, ex, `register with the parameter-table fields and ${what}`);
         }
+      },
+    },
+    {
+      // Every telephone rule was sent in the reading the area took (the sample's telephone on a target
+      // that takes both), so a module that checks telephone and files the table's phone unchecked
+      // showed nowhere. A target that takes the table fields (RR-REG-15) is held to the limit in them.
+      id: 'RR-REG-07',
+      title: 'a 2-character phone in the parameter-table fields is refused (fits neither reading)',
+      needs: ['table'],
+      run: async (ctx: C) => {
+        const ex = await postRegister(ctx, 'table', freshFields(ctx, { telephone: '12' }));
+        expectRefused(ctx, ex, 'register with the parameter-table fields and a 2-character phone', [
+          'error_telephone',
+          'error_required_telephone',
+          'telephone',
+          'phone',
+        ]);
       },
     },
     ...sweepChecks<RegistrationState>({ others: false }),
