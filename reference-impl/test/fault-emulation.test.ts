@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   addslashes,
+  bcryptInput,
   dateFromGmt,
   htmlspecialchars,
   isNumeric,
@@ -66,6 +67,15 @@ describe('platform behaviour the faults emulate', () => {
     expect(dateFromGmt('2026-12-31 23:59:59', 330)).toBe('2027-01-01 05:29:59');
     expect(dateFromGmt('0000-00-00 00:00:00', 330)).toBe('0000-00-00 00:00:00');
     expect(dateFromGmt('2026-11-24T20:00:00Z', 330)).toBe('2026-11-24T20:00:00Z');
+  });
+
+  it('bcrypt reads the first 72 bytes of UTF-8: passwords alike in those bytes verify alike, a character cut in half too', () => {
+    const head = `Aa1-${'€'.repeat(22)}`; // 4 + 66 = 70 bytes
+    expect(bcryptInput(`${head}xyz`)).toBe(bcryptInput(`${head}xyQ`)); // 72 bytes alike, the rest ignored
+    expect(bcryptInput(`${head}x`)).not.toBe(bcryptInput(`${head}y`));
+    expect(bcryptInput(`${head}€A`)).toBe(bcryptInput(`${head}€B`)); // the 71st-72nd bytes are 2 of €'s 3
+    expect(bcryptInput(`${head}€`)).not.toBe(bcryptInput(`${head}¢`)); // € and ¢ differ in their first byte
+    expect(bcryptInput('short')).toBe('short');
   });
 
   it('a LIKE pattern: % any run, _ any one character, every other character literal, unanchored', () => {
