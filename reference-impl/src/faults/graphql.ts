@@ -254,6 +254,39 @@ const registryCustomer = new WeakMap<object, { me: number; header: string }>();
 /** addProductToCart requests whose product_id came as an integer -> that integer (GQL-PRODUCT-ID-STRING-ONLY). */
 const integerProductIds = new WeakMap<object, number>();
 
+/**
+ * The e-mail of a register whose CustomerInput is written inline in the query text (no input in the variables);
+ * undefined for anything else or a syntax error.
+ */
+function inlineRegisterEmail(req: FaultRequest): string | undefined {
+  const body = req.raw.body;
+  if (!has(req, 'register') || !isObject(body) || typeof body.query !== 'string' || isObject(variables(req)?.input))
+    return undefined;
+  try {
+    let email: string | undefined;
+    visit(parse(body.query, { maxTokens: 5000 }), {
+      Field(node) {
+        if (node.name.value !== 'register') return;
+        const input = node.arguments?.find((a) => a.name.value === 'input')?.value;
+        const field = input?.kind === Kind.OBJECT ? input.fields.find((f) => f.name.value === 'email') : undefined;
+        if (field?.value.kind === Kind.STRING) email = field.value.value;
+      },
+    });
+    return email;
+  } catch {
+    return undefined;
+  }
+}
+
+/** register requests whose CustomerInput came inline, so the vendor's duplicate check never saw an e-mail. */
+const inlineRegisters = new WeakSet<object>();
+
+/** A product_id string with digits at its front and something else after them ("40x"): PHP's (int) reads 40. */
+const intCastPrefix = (v: unknown): string | undefined => {
+  const m = typeof v === 'string' ? /^\s*\+?(\d+)\D/.exec(v) : null;
+  return m ? String(Number.parseInt(m[1] as string, 10)) : undefined;
+};
+
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
   {
@@ -1102,6 +1135,48 @@ export const graphqlFaults: Fault[] = [
       const message = `Variable "$input" got invalid value ${id} at "input.product_id"; String cannot represent a non string value: ${id}`;
       res.status = 200;
       res.body = { errors: [{ message, extensions: { code: 'BAD_USER_INPUT' } }], status: false, message };
+    },
+  },
+  {
+    id: 'GQL-DUPLICATE-CHECK-VARIABLES-ONLY',
+    iface: 'graphql',
+    // The controller's validate() runs before the document executes and looks the e-mail up in
+    // $request['variables']['input']['email'], where the vendor's app sends it; the resolver only inserts, into a
+    // customer table without a unique key on email. A register with its CustomerInput written inline (no variables)
+    // is never checked: an e-mail already registered registers again, answered register: true (login reads the
+    // first row of that e-mail, so the account registered first still logs in).
+    before(req) {
+      if (inlineRegisterEmail(req) !== undefined) inlineRegisters.add(req.raw);
+    },
+    after(res, req) {
+      if (!inlineRegisters.has(req.raw) || !refusedWith(res, 'EMAIL_EXISTS')) return;
+      res.body = { data: { register: true } };
+      res.status = 200;
+    },
+  },
+  {
+    id: 'GQL-SUMMARY-DISCOUNT-DECIMAL-STRING',
+    iface: 'graphql',
+    // addProductToCart's summary reads coupon_discount from the row the coupon total keeps in the cart's totals
+    // table (DECIMAL(15,4)), which mysqlnd answers as a string, and the vendor's Money scalar serialises values as
+    // it gets them: once a coupon applies the summary says "-1.5000" where the document says numbers. Without a
+    // coupon the resolver writes 0, and addCoupon's result is computed, so both stay numbers.
+    after(res) {
+      const r = result(res, 'addProductToCart');
+      if (r && typeof r.coupon_discount === 'number' && r.coupon_discount !== 0) r.coupon_discount = r.coupon_discount.toFixed(4);
+    },
+  },
+  {
+    id: 'GQL-PRODUCT-ID-INT-CAST',
+    iface: 'graphql',
+    // The resolver reads the product as getProduct((int)$input['product_id']): an ID with digits at its front and
+    // anything after them ("40x", which no product has) is read as its digits, and 1 of product 40 is added and
+    // answered where the document's rule refuses an unknown product_id. An ID of digits alone is read as before.
+    before(req) {
+      const input = variables(req)?.input;
+      if (!has(req, 'addProductToCart') || !isObject(input)) return;
+      const cast = intCastPrefix(input.product_id);
+      if (cast !== undefined) input.product_id = cast;
     },
   },
 ];

@@ -491,6 +491,32 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      id: 'GQL-CART-12',
+      title:
+        "addProductToCart with the product's ID followed by a letter (no product's ID) is refused, never read as the product's ID",
+      needs: ['token', 'summary'],
+      async run(ctx: C) {
+        const product = ctx.state.product!;
+        // An ID read through an integer cast (PHP's (int) of "40x" is 40) adds the product the digits name.
+        const missing = `${product}x`;
+        const held = quantityOf(ctx.state.summary, product);
+        const res = await addToCart(ctx, ctx.state.token!, missing, 1);
+        const why = refusal(res, 'addProductToCart');
+        if (why) {
+          ctx.note(`addProductToCart of product_id ${missing} was refused (${why})`);
+          return;
+        }
+        const summary = res.data?.addProductToCart;
+        ctx.state.summary = summary; // the cart as it now is, for the checks after this one
+        // Accepted: only a product whose ID is exactly that one may have been added.
+        ctx.expect(
+          cartLines(summary).some((l) => String(l.product_id) === missing),
+          `addProductToCart of product_id ${missing}, which no product has, was answered with a cart holding no line of it; product ${product} went from ${held} to ${quantityOf(summary, product)} (lines ${brief(summary)})`,
+          res.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-CART-13',
       title: 'quantity 0 or negative is refused or adds nothing, and never answers 5xx',
       needs: ['token', 'product'],

@@ -30,6 +30,8 @@ interface CouponState {
   line: string;
   /** GQL-COUP-05's cart summary: the lines and prices the coupon is applied to again after a change. */
   summary: Record<string, unknown>;
+  /** The answer that carried `summary`. */
+  summaryRes: GraphQLResult;
   /** GQL-STATE-01's Coupon result after the change (a subtotal of 1,000 or more where the data allows). */
   reapplied: GraphQLResult;
 }
@@ -187,7 +189,7 @@ export const couponArea: AreaSpec<CouponState> = {
         } else ctx.note('no cart line was seen after adding the product: the summary follows the coupon directly');
         const res = await addToCart(ctx, ctx.state.token!, ctx.state.product!, 1);
         const summary = record(accepted(ctx, res, 'addProductToCart'));
-        if (summary) ctx.state.summary = summary;
+        if (summary) Object.assign(ctx.state, { summary, summaryRes: res });
         const discount = num(summary?.coupon_discount);
         ctx.expect(
           String(summary?.coupon_code) === ctx.state.code,
@@ -199,6 +201,16 @@ export const couponArea: AreaSpec<CouponState> = {
           `expected a negative coupon_discount, got ${short(summary?.coupon_discount)}`,
           res.exchange,
         );
+      },
+    },
+    {
+      id: 'GQL-CART-01',
+      title: 'the cart summary with the coupon applied has the document types (coupon_discount a number, as the others)',
+      needs: ['summary', 'summaryRes'],
+      async run(ctx: C) {
+        // GQL-COUP-05's summary: the cart area's summaries carry no coupon, and a discount of 0 hides how one is written.
+        const { summary, summaryRes } = ctx.state as Required<CouponState>;
+        ctx.validate('graphql/schemas/cart-summary.schema.json', { ...summary, items: [] }, summaryRes.exchange, 'cart summary');
       },
     },
     {

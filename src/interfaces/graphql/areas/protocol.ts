@@ -162,6 +162,26 @@ export const protocolArea: AreaSpec<ProtocolState> = {
       },
     },
     {
+      id: 'GQL-REG-03',
+      title: 'register with its CustomerInput inline and an e-mail already registered is refused, as through variables',
+      needs: ['account'],
+      async run(ctx: C) {
+        // A duplicate check that reads the e-mail from the variables never sees one written inline.
+        const phone = phoneForm(ctx) ?? 'string';
+        const again = { ...freshAccount(ctx), email: ctx.state.account!.email };
+        const res = await sendInline(
+          ctx,
+          `mutation register { register(input: ${graphqlLiteral(customerInput(ctx, again, phone))}) }`,
+          phone === 'string',
+        );
+        ctx.expect(
+          res.data?.register !== true || hasErrors(res.errors),
+          `register with its CustomerInput inline and the registered e-mail ${again.email}: expected a refusal, got register: true`,
+          res.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-HTTP-02',
       title: 'the responses to register, login and a failed login are JSON',
       needs: ['loginRes'],
