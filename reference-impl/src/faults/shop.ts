@@ -185,6 +185,11 @@ function removedLines(ctx: AppContext, userId: number): Map<number, number> {
   return lines;
 }
 
+/** SHOP-ADD-ZERO-NEW-LINE: add-items of quantity 0 let through to the new-line branch, by request. */
+const ZERO_ADDS = new WeakMap<object, { userId: number; productId: number }>();
+/** SHOP-REGISTER-EMPTY-NAMES: the names a register sent empty, by request, stood in for while the handler checks them. */
+const EMPTY_NAMES = new WeakMap<object, string[]>();
+
 /** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
 export const shopFaults: Fault[] = [
   { id: 'SHOP-QTY-ZERO-KEPT', iface: 'rest-v1-shop', inHandler: 'reference-impl/src/shop/cart.ts' },
@@ -893,6 +898,90 @@ export const shopFaults: Fault[] = [
         .run(restored, user.id, productId);
       const data = res.body.data;
       if (isObject(data) && typeof data.cart_item_count === 'number') data.cart_item_count += restored;
+    },
+  },
+  {
+    id: 'SHOP-UPDATE-ERRORS-LAST-KEY',
+    iface: 'rest-v1-shop',
+    // update-quantities validates in a foreach over cart_data and only raises a flag and keeps the first message; after
+    // the loop it writes $errors[$key] = $message with the loop variable, which PHP leaves on the LAST key of the array:
+    // a request whose item at fault is not its last entry is refused with errors keyed by another (valid) key. A request
+    // of one key, or whose last key is the one at fault, reads as before.
+    after(res, req) {
+      if (req.endpoint !== '/cart/update-quantities' || req.method !== 'POST' || !failed(res.body)) return;
+      const entries = cartDataEntries(req.raw.body);
+      const errors = res.body.errors;
+      if (entries.length < 2 || !isObject(errors)) return;
+      const sentKeys = new Set(entries.map((e) => e.key));
+      const keys = Object.keys(errors);
+      if (keys.length === 0 || !keys.every((k) => sentKeys.has(k))) return;
+      const last = entries[entries.length - 1]!.key;
+      res.body.errors = { [last]: errors[keys[0] as string] };
+    },
+  },
+  {
+    id: 'SHOP-ADD-ZERO-NEW-LINE',
+    iface: 'rest-v1-shop',
+    // add-item checks the quantity in two branches: merging into the product's line it refuses a quantity below 1, but
+    // the branch that creates a line carries update-quantities' rule (quantity < 0 refused, since 0 there removes), so
+    // quantity 0 of a product not yet in the cart is accepted and a line of quantity 0 is stored and listed. Negative
+    // quantities, and 0 for a product already in the cart, are refused as before.
+    async before(req, ctx) {
+      if (req.endpoint !== '/cart/add-item' || req.method !== 'POST') return;
+      const quantity = bodyField(req.raw.body, 'quantity');
+      const productId = int(bodyField(req.raw.body, 'product_id').value);
+      if (int(quantity.value) !== 0 || productId === undefined) return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const exists = ctx.db.prepare("SELECT 1 FROM shop_products WHERE id = ? AND stock_status = 'instock'").get(productId);
+      if (!exists || cartLines(ctx.db, user.id).some((l) => l.product_id === productId)) return;
+      // The handler inserts a line of 1; after it the line is set to the 0 the request sent.
+      quantity.set(typeof quantity.value === 'number' ? 1 : '1');
+      ZERO_ADDS.set(req.raw, { userId: user.id, productId });
+    },
+    after(res, req, ctx) {
+      const zero = ZERO_ADDS.get(req.raw);
+      if (!zero || !isObject(res.body) || res.body.status !== true) return;
+      ctx.db
+        .prepare('UPDATE shop_cart_items SET quantity = 0 WHERE user_id = ? AND product_id = ?')
+        .run(zero.userId, zero.productId);
+      const data = res.body.data;
+      if (isObject(data) && typeof data.cart_item_count === 'number') data.cart_item_count -= 1;
+    },
+  },
+  {
+    id: 'SHOP-REGISTER-EMPTY-NAMES',
+    iface: 'rest-v1-shop',
+    // register checks its required fields with isset(): username, password and email then go through WordPress's own
+    // checks (empty_user_login, empty e-mail), but first_name and last_name only need to be present, so a name sent as
+    // "" (or blanks, which the add-on trims) registers an account without it; a missing name is refused as before.
+    before(req) {
+      if (req.endpoint !== '/auth/register' || req.method !== 'POST') return;
+      const empty: string[] = [];
+      for (const name of ['first_name', 'last_name']) {
+        const field = bodyField(req.raw.body, name);
+        if (typeof field.value !== 'string' || field.value.trim() !== '') continue;
+        field.set('-');
+        empty.push(name);
+      }
+      if (empty.length > 0) EMPTY_NAMES.set(req.raw, empty);
+    },
+    after(res, req, ctx) {
+      const empty = EMPTY_NAMES.get(req.raw);
+      if (!empty || !isObject(res.body) || res.body.status !== true || !isObject(res.body.user)) return;
+      const user = res.body.user;
+      const row = ctx.db.prepare('SELECT user_login, first_name, last_name FROM shop_users WHERE id = ?').get(Number(user.ID)) as
+        | { user_login: string; first_name: string; last_name: string }
+        | undefined;
+      if (!row) return;
+      const names = { first_name: row.first_name, last_name: row.last_name };
+      for (const name of empty) names[name as keyof typeof names] = '';
+      // wp_insert_user() falls back to the login for a display name of no name at all.
+      const display = `${names.first_name} ${names.last_name}`.trim() || row.user_login;
+      ctx.db
+        .prepare('UPDATE shop_users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?')
+        .run(names.first_name, names.last_name, display, Number(user.ID));
+      if (typeof user.display_name === 'string') user.display_name = display;
     },
   },
 ];

@@ -546,6 +546,19 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // A name present but empty is as missing as an absent one (the sibling of SHOP-ORD-10 on register): a target that
+      // checks the names with isset() registers an account without them.
+      id: 'SHOP-AUTH-17',
+      title: 'register with first_name or last_name sent empty: errors keyed by that field',
+      run: async (ctx: C) => {
+        for (const field of ['first_name', 'last_name'] as const) {
+          const form: Record<string, string> = { ...newAccountForm(ctx), [field]: '' };
+          const ex = await call(ctx, 'POST', '/auth/register', { form });
+          expectFieldError(ctx, ex, envelope(ctx, ex, 'register'), field, `register with ${field} ""`);
+        }
+      },
+    },
+    {
       id: 'SHOP-AUTH-11',
       title: 'every token endpoint refuses a request without the token header, asking for it',
       run: async (ctx: C) => {

@@ -119,6 +119,32 @@ export const cartArea: AreaSpec<CartState> = {
       },
     },
     {
+      // The properties area adds its zero to a product its cart holds already; a target that checks the quantity only
+      // where it merges into a line stores a line of 0 for a product the cart does not hold. The second account's cart
+      // is still empty here (the checks above were refused).
+      id: 'SHOP-PROP-06',
+      title: 'add-item with quantity 0 of a product not in the cart: errors keyed quantity, no line for it',
+      needs: ['account', 'product'],
+      run: async (ctx: C) => {
+        const token = ctx.state.other!.token;
+        const productId = ctx.state.product!.id;
+        const ex = await addItem(ctx, token, productId, 0);
+        const body = envelope(ctx, ex, 'cart-add-item');
+        const after = await getCart(ctx, token);
+        const cart = tryJson(after);
+        const line = cart?.status === true ? itemOf(cart.data as CartData, productId) : undefined;
+        // The later checks add their own line of this product to this cart: none is left behind, whatever is judged.
+        if (line) await removeItem(ctx, token, line.key);
+        expectFieldError(ctx, ex, body, 'quantity', `add-item of product ${productId}, not in the cart, with quantity 0`);
+        ctx.expect(
+          !line,
+          `add-item of product ${productId} with quantity 0 left a line of quantity ${line?.quantity} in a cart that did not hold it`,
+          ex,
+          after,
+        );
+      },
+    },
+    {
       // Found by mutation testing: a handler that refused these without naming the field survived the suite.
       id: 'SHOP-CART-20',
       title: 'add-item with a product_id or a quantity that is not an integer: errors keyed by that field',
@@ -569,6 +595,17 @@ export const cartArea: AreaSpec<CartState> = {
           after,
         );
         expectFieldError(ctx, ex, body, line.key, "update-quantities with the key of another account's line after an own key");
+        // The key at fault first, an own line with the quantity it has last: the refusal names the key at fault, not
+        // the last key of the request (a loop variable read after its loop).
+        const bad = `sfc${ctx.names.username()}`;
+        const first = await updateQuantities(ctx, token, { [bad]: 1, [key]: own.quantity });
+        expectFieldError(
+          ctx,
+          first,
+          envelope(ctx, first, 'cart-update-quantities'),
+          bad,
+          'update-quantities of an unknown key, then an own line with its quantity',
+        );
       },
     },
     {
