@@ -19,6 +19,7 @@ import { hashPassword } from '../passwords.js';
 import {
   AnswerCache,
   addslashes,
+  bcryptInput,
   beginRaced,
   dateFromGmt,
   htmlspecialchars,
@@ -762,7 +763,11 @@ function newlineUsernameBegins(req: FaultRequest): void {
 }
 
 function newlineUsernameEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
-  const name = NEWLINE_USERNAMES.get(req);
+  storeSentUsername(res, NEWLINE_USERNAMES.get(req), ctx);
+}
+
+/** An accepted register whose handler was sent a stand-in username: the account takes `name`, the name as sent. */
+function storeSentUsername(res: FaultResponse, name: string | undefined, ctx: AppContext): void {
   const body = res.body;
   if (name === undefined || !isObject(body) || body.status !== true || !isObject(body.user)) return;
   const id = Number(body.user.ID);
@@ -818,6 +823,52 @@ function loginNamesEscaped(res: FaultResponse): void {
 function lookupRegisteredLocal(res: FaultResponse): void {
   const user = isObject(res.body) && res.body.status === true && isObject(res.body.user) ? res.body.user : undefined;
   if (user && typeof user.user_registered === 'string') user.user_registered = dateFromGmt(user.user_registered, 330);
+}
+
+/**
+ * bcrypt reads at most 72 bytes of a password (PHP's password_hash with PASSWORD_BCRYPT, as a pluggable
+ * wp_hash_password() of the "bcrypt for WordPress" kind calls it without a pre-hash): register and login
+ * both see the password cut there, so a password longer than 72 bytes logs in with any tail.
+ */
+function passwordFirst72Bytes(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'password');
+  // Only past 72 bytes: the seeded accounts' hashes were made of their passwords whole.
+  if (typeof field.value === 'string' && Buffer.byteLength(field.value) > 72) field.set(bcryptInput(field.value));
+}
+
+/** Register bodies sent as JSON whose username was not letters and digits: the name as sent. */
+const JSON_USERNAMES = new WeakMap<FaultRequest, string>();
+
+/**
+ * Register checks the username pattern with `isset($_POST['username']) && !ctype_alnum($_POST['username'])`
+ * and reads the fields through $request->get_param(): a JSON body leaves $_POST empty, so its username
+ * skips the pattern and is stored as sent (the required checks read get_param() and still hold).
+ */
+function jsonUsernameBegins(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'username');
+  const v = field.value;
+  const json = String(req.raw.headers['content-type'] ?? '').includes('application/json');
+  if (!json || typeof v !== 'string' || /^[A-Za-z0-9]+$/.test(v)) return;
+  // The reference's own check would refuse it: its handler gets the letters and digits, the account the name sent.
+  const standIn = v.replace(/[^A-Za-z0-9]/g, '');
+  if (standIn === '') return;
+  field.set(standIn);
+  JSON_USERNAMES.set(req, v);
+}
+
+/**
+ * bank_details_save keys a missing field by its input name, but its number check runs over the language
+ * labels' keys (the same map that labels the form: holder_name, account_number, ..., contact_no): a
+ * contact_number that is not a number is refused with errors keyed contact_no.
+ */
+function contactErrorLabelKey(res: FaultResponse, req: FaultRequest): void {
+  const body = res.body;
+  const sentValue = bodyField(req.raw.body, 'contact_number').value;
+  if (!failed(body) || !isObject(body.errors) || typeof body.errors.contact_number !== 'string') return;
+  if (typeof sentValue !== 'string' || sentValue.trim() === '') return;
+  const errors: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(body.errors)) errors[k === 'contact_number' ? 'contact_no' : k] = v;
+  body.errors = errors;
 }
 
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
@@ -1233,6 +1284,30 @@ export const networkFaults: Fault[] = [
     iface: 'rest-v1-network',
     after(res, req) {
       if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') lookupRegisteredLocal(res);
+    },
+  },
+  {
+    id: 'NET-PASSWORD-FIRST-72-BYTES',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint === '/auth/register' || req.endpoint === '/auth/login') passwordFirst72Bytes(req);
+    },
+  },
+  {
+    id: 'NET-REGISTER-JSON-USERNAME-UNCHECKED',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint === '/auth/register') jsonUsernameBegins(req);
+    },
+    after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') storeSentUsername(res, JSON_USERNAMES.get(req), ctx);
+    },
+  },
+  {
+    id: 'NET-BANK-CONTACT-ERROR-LABEL-KEY',
+    iface: 'rest-v1-network',
+    after(res, req) {
+      if (req.endpoint === '/bank_details_save') contactErrorLabelKey(res, req);
     },
   },
 ];

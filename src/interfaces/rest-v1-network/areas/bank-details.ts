@@ -183,8 +183,26 @@ export const bankDetailsArea: AreaSpec<BankState> = {
       },
     },
     {
+      id: 'NET-ENV-04',
+      title: 'bank_details_save with a contact_number of letters: a refusal keys errors by contact_number',
+      needs: ['account'],
+      async run(ctx: Ctx) {
+        // A missing field (NET-BANK-02) and a malformed one may be caught by different code: the malformed
+        // contact number's error must name the input too, not another key (a label's, contact_no).
+        const form = { ...bankForm(ctx.names.label('bank-contact')), contact_number: 'CALL-ME' };
+        const call = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form });
+        if (call.body.status === true) {
+          // Accepted: the last accepted save now, which the read-back after the refusals expects.
+          ctx.state.saved = form;
+          ctx.skip('bank_details_save took contact_number "CALL-ME": no validation failure to judge');
+        }
+        refusedWithFieldError(ctx, call, 'contact_number', 'bank_details_save with contact_number "CALL-ME"');
+      },
+    },
+    {
       id: 'NET-BANK-04',
-      title: 'after the refused saves (NET-BANK-02, NET-BANK-05), the details of the last accepted save still read back',
+      title:
+        'after the refused saves (NET-BANK-02, NET-BANK-05, NET-ENV-04), the details of the last accepted save still read back',
       needs: ['account', 'saved'],
       async run(ctx: Ctx) {
         // A refused save is no save: a target that wrote the fields it was given before validating

@@ -53,6 +53,46 @@ async function registerWith(ctx: Ctx, overrides: Record<string, string>): Promis
   return call;
 }
 
+/**
+ * A register body valid in every field but the username, at a free slot, sent url-encoded or as JSON (the
+ * net_user fields nested, as a JSON body carries them): the body forms besides the samples' multipart, which a
+ * target may read through another path than its form fields. A target that reads no such body refuses it.
+ */
+async function registerNameAs(ctx: Ctx, name: string, as: 'urlencoded' | 'json'): Promise<Call> {
+  const slot = await fresh(ctx).peek();
+  const form = registerForm(
+    ctx,
+    { sponsor: await fresh(ctx).sponsorName(), parent: slot.parent, position: slot.position },
+    { username: name },
+  );
+  const nested: Record<string, unknown> = {};
+  const netUser: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(form)) {
+    const m = /^net_user\[(\w+)\]$/.exec(k);
+    if (m) netUser[m[1] as string] = v;
+    else nested[k] = v;
+  }
+  const body = as === 'json' ? { json: { ...nested, net_user: netUser } } : { urlencoded: form };
+  const ex = await ctx.http.send({ method: 'POST', url: net(ctx).url('/auth/register'), ...body });
+  const call: Call = { ex, body: parse(ex) };
+  if (call.body.status === true) fresh(ctx).drop();
+  return call;
+}
+
+/** An accepted register of a username with other characters must not have stored them (NET-REG-05). */
+function storedLettersAndDigits(ctx: Ctx, call: Call, what: string): void {
+  envelope(ctx, call, what);
+  if (call.body.status !== true) return;
+  const login = isObject(call.body.user) ? call.body.user.user_login : undefined;
+  const member = isObject(call.body.net_user) ? call.body.net_user.user_name : undefined;
+  const stored = [login, member].filter((v) => v !== undefined && v !== null);
+  ctx.expect(
+    stored.every((v) => typeof v === 'string' && /^[A-Za-z0-9]+$/.test(v)),
+    `${what} was accepted with user.user_login ${JSON.stringify(login)} and net_user.user_name ${JSON.stringify(member)}: a username holding a character other than letters and digits`,
+    call.ex,
+  );
+}
+
 /** Runs of properties that register an account each time (a slot and a password hash per run). */
 const registeringRuns = (runs: number) => Math.max(2, Math.ceil(runs / 4));
 
@@ -112,28 +152,22 @@ export const propertiesArea: AreaSpec<PropState> = {
         // PCRE's $ also matches before a final line feed: /^[a-zA-Z0-9]+$/ without the D modifier lets "name\n"
         // through. A target that trims input stores the valid name, which conforms (as the property's blanks).
         const name = `${ctx.names.username()}\n`;
-        const what = `register with username ${JSON.stringify(name)} (url-encoded)`;
-        const slot = await fresh(ctx).peek();
-        const form = registerForm(
-          ctx,
-          { sponsor: await fresh(ctx).sponsorName(), parent: slot.parent, position: slot.position },
-          { username: name },
-        );
         // Multipart carries a line break as CR LF (the HTML form encoding): the bare line feed goes url-encoded,
-        // which PHP's $_POST reads as it reads multipart. A target that reads no such body refuses it: conforms.
-        const ex = await ctx.http.send({ method: 'POST', url: net(ctx).url('/auth/register'), urlencoded: form });
-        const call: Call = { ex, body: parse(ex) };
-        if (call.body.status === true) fresh(ctx).drop();
-        envelope(ctx, call, what);
-        if (call.body.status !== true) return;
-        const login = isObject(call.body.user) ? call.body.user.user_login : undefined;
-        const member = isObject(call.body.net_user) ? call.body.net_user.user_name : undefined;
-        const stored = [login, member].filter((v) => v !== undefined && v !== null);
-        ctx.expect(
-          stored.every((v) => typeof v === 'string' && /^[A-Za-z0-9]+$/.test(v)),
-          `${what} was accepted with user.user_login ${JSON.stringify(login)} and net_user.user_name ${JSON.stringify(member)}: a username holding a character other than letters and digits`,
-          call.ex,
-        );
+        // which PHP's $_POST reads as it reads multipart.
+        const call = await registerNameAs(ctx, name, 'urlencoded');
+        storedLettersAndDigits(ctx, call, `register with username ${JSON.stringify(name)} (url-encoded)`);
+      },
+    },
+    {
+      id: 'NET-REG-05',
+      title: 'a username with a dash, in a JSON body: refused, or stored without the dash',
+      needs: ['fresh'],
+      async run(ctx: Ctx) {
+        // The rule is the username's, whatever the body: a target that tests it on its form fields ($_POST) and
+        // reads the fields through a path that also takes JSON lets a JSON body's name through unchecked.
+        const name = `${ctx.names.username()}-x`;
+        const call = await registerNameAs(ctx, name, 'json');
+        storedLettersAndDigits(ctx, call, `register with username ${JSON.stringify(name)} (a JSON body)`);
       },
     },
     {

@@ -52,6 +52,13 @@ const underB = (ctx: Ctx, overrides: Record<string, string | undefined>) => {
   return registerForm(ctx, { sponsor: A(ctx).username, parent: b, position: 'left' }, overrides);
 };
 
+/** The tail of C's password, which starts past its 72nd byte. */
+const TAIL = 'Zz9';
+
+/** `head` padded with é (two bytes each) to at least 72 bytes, then TAIL. */
+const longPassword = (head: string): string =>
+  `${head}${'\u00e9'.repeat(Math.max(0, Math.ceil((72 - Buffer.byteLength(head)) / 2)))}${TAIL}`;
+
 const keyOf = (acc: Account | undefined): string =>
   acc?.netUser && typeof acc.netUser.user_key === 'string' ? acc.netUser.user_key : '';
 
@@ -233,7 +240,9 @@ export const registrationArea: AreaSpec<TreeState> = {
         // C's password holds a tag, a percent-encoded octet, a run of spaces and a backslash, and its
         // username capitals (letters and digits still): NET-AUTH-01 logs in with both.
         // Its names hold an ampersand and an apostrophe, which NET-AUTH-09 expects back from that login.
-        const password = `${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp`;
+        // And it runs past 72 bytes of UTF-8 in accented letters (fewer characters than bytes), where bcrypt
+        // stops reading: NET-AUTH-03 changes only its tail.
+        const password = longPassword(`${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp `);
         const username = `${ctx.names.username()}CapsX`;
         // C's left is where NET-REG-02 sends one register twice at once, C's right where NET-REG-07 sends two
         // different ones at once: no other area may take them first.
@@ -252,7 +261,7 @@ export const registrationArea: AreaSpec<TreeState> = {
     {
       id: 'NET-AUTH-01',
       title:
-        'C logs in with the username and password it registered with (a username with capitals, a password holding <i>, %41, two spaces and a backslash)',
+        'C logs in with the username and password it registered with (a username with capitals, a password holding <i>, %41, two spaces, a backslash and accented letters past 72 bytes)',
       needs: ['c'],
       async run(ctx: Ctx) {
         // Login is the only way back into an account: what register stored must be what login verifies.
@@ -268,6 +277,22 @@ export const registrationArea: AreaSpec<TreeState> = {
           `login as ${c.username}: user.user_login is ${JSON.stringify(login)}`,
           call.ex,
         );
+      },
+    },
+    {
+      id: 'NET-AUTH-03',
+      title: "login as C with C's password changed past its 72nd byte only (its last characters): refused",
+      needs: ['c'],
+      async run(ctx: Ctx) {
+        // A password is the whole string: a hash that reads only a prefix of it (bcrypt: 72 bytes) takes
+        // any password alike in that prefix.
+        const c = ctx.state.c as Account;
+        if (!c.password.endsWith(TAIL) || Buffer.byteLength(c.password.slice(0, -TAIL.length)) < 72)
+          ctx.skip("C's password does not run past 72 bytes before its tail");
+        const wrong = `${c.password.slice(0, -TAIL.length)}Yy8`;
+        const call = await net(ctx).login(c.username, wrong);
+        refused(ctx, call, `login as ${c.username} with the password C registered with but its last 3 characters`);
+        ctx.expect(!net(ctx).tokenOf(call.body), 'a refused login must not carry a token', call.ex);
       },
     },
     {
