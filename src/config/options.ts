@@ -68,7 +68,7 @@ export const OPTIONS: OptionDef[] = [
     env: 'SFC_SEED',
     key: 'seed',
     kind: 'int',
-    help: 'seed of every property; the same seed replays the same generated inputs (default: random, printed)',
+    help: 'seed of every property, 0 to 2147483647; the same seed replays the same generated inputs (default: random, printed)',
     commands: both,
   },
   {
