@@ -167,6 +167,9 @@ export const htmlspecialchars = (v: string): string =>
  */
 export const isNumeric = (v: string): boolean => /^[ \t\n\r\v\f]*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?[ \t\n\r\v\f]*$/.test(v);
 
+/** The vendor site's time zone where a fault shows times in it (Asia/Kolkata, +05:30, no daylight saving), minutes east of UTC. */
+export const SITE_OFFSET_MINUTES = 330;
+
 /**
  * WordPress's get_date_from_gmt(): a `YYYY-MM-DD HH:MM:SS` time stored in UTC as the site's local time, `offsetMinutes`
  * east of UTC, in the same form (so only a comparison with the stored value shows it); other values as they are.

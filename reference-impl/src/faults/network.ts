@@ -27,6 +27,7 @@ import {
   isNumeric,
   likeRegex,
   pause,
+  SITE_OFFSET_MINUTES,
   stripslashes,
   utf8mb3,
 } from './emulation.js';
@@ -822,7 +823,8 @@ function loginNamesEscaped(res: FaultResponse): void {
  */
 function lookupRegisteredLocal(res: FaultResponse): void {
   const user = isObject(res.body) && res.body.status === true && isObject(res.body.user) ? res.body.user : undefined;
-  if (user && typeof user.user_registered === 'string') user.user_registered = dateFromGmt(user.user_registered, 330);
+  if (user && typeof user.user_registered === 'string')
+    user.user_registered = dateFromGmt(user.user_registered, SITE_OFFSET_MINUTES);
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   numberFormat,
   pause,
   rawurldecode,
+  SITE_OFFSET_MINUTES,
   urldecode,
   utf8mb3,
 } from './emulation.js';
@@ -168,9 +169,6 @@ function sessionLines(ctx: AppContext, userId: number): (string | null)[] {
   byUser.set(userId, list);
   return list;
 }
-
-/** The site's time zone of SHOP-LOGIN-REGISTERED-LOCAL-TIME (Asia/Kolkata, no daylight saving), in minutes east of UTC. */
-const SITE_OFFSET_MINUTES = 330;
 
 /** SHOP-REMOVED-LINE-RESTORED: each account's removed_cart_contents by database, product id -> the quantity its line had. */
 const REMOVED_LINES = new WeakMap<object, Map<number, Map<number, number>>>();

@@ -693,10 +693,8 @@ async function restoreAlone(ctx: C, quantity: number): Promise<void> {
   const productId = ctx.state.product!.id;
   const read = async () => {
     const body = tryJson(await getCart(ctx, token));
-    const items: unknown = body?.status === true ? (body.data as { cart_items?: unknown } | null)?.cart_items : undefined;
     // cart_items written as an object (kept PHP keys, which SHOP-CART-19 judges) still lists the lines to put back.
-    const lines = Array.isArray(items) ? items : typeof items === 'object' && items !== null ? Object.values(items) : [];
-    return lines as CartData['cart_items'];
+    return body?.status === true ? linesOf(body.data) : [];
   };
   const lines = await read();
   for (const line of lines) if (Number(line.product_id) !== productId) await removeItem(ctx, token, line.key);
