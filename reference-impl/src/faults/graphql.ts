@@ -63,6 +63,12 @@ async function bearerCustomer(req: FaultRequest, ctx: AppContext): Promise<numbe
 /** Whether the answer carries no error (a fault acts only on operations the handler carried out). */
 const clean = (res: FaultResponse) => isObject(res.body) && !(Array.isArray(res.body.errors) && res.body.errors.length > 0);
 
+/** Per database: customers whose session a deleteCartProduct marked changed (GQL-SUMMARY-SQL-SUM-AFTER-DELETE). */
+const sqlSumCustomers = new WeakMap<object, Set<number>>();
+
+/** login requests -> the e-mail as typed, where it matched an account only case-insensitively (GQL-LOGIN-ECHOES-EMAIL). */
+const typedEmails = new WeakMap<object, string>();
+
 /** emptyCart requests -> the cart rows after the first line, to put back once the handler emptied the cart. */
 const keptLines = new WeakMap<object, Record<string, unknown>[]>();
 /** addProductToCart requests -> the customer whose summary is answered. */
@@ -1177,6 +1183,68 @@ export const graphqlFaults: Fault[] = [
       if (!has(req, 'addProductToCart') || !isObject(input)) return;
       const cast = intCastPrefix(input.product_id);
       if (cast !== undefined) input.product_id = cast;
+    },
+  },
+  {
+    id: 'GQL-SUMMARY-SQL-SUM-AFTER-DELETE',
+    iface: 'graphql',
+    // deleteCartProduct marks the session's cart as changed outside the add path, and while the mark stands the add
+    // resolver recomputes the summary with SELECT SUM(total) over the cart rows (DECIMAL(15,4)), which mysqlnd
+    // answers as strings, instead of its PHP loop: after a delete, subtotal and total read "25.0000" where the
+    // document says numbers, until emptyCart clears the session. The values are right; adds before any delete, and
+    // addCoupon's result, are numbers.
+    async after(res, req, ctx) {
+      const field = ['deleteCartProduct', 'emptyCart', 'addProductToCart'].find((f) => has(req, f));
+      if (!field || !clean(res)) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me === undefined) return;
+      const marked = sqlSumCustomers.get(ctx.db) ?? new Set<number>();
+      sqlSumCustomers.set(ctx.db, marked);
+      const data = isObject(res.body) ? res.body.data : undefined;
+      if (field === 'deleteCartProduct' && isObject(data) && data.deleteCartProduct === true) marked.add(me);
+      else if (field === 'emptyCart') marked.delete(me);
+      const r = field === 'addProductToCart' && marked.has(me) ? result(res, field) : undefined;
+      for (const key of ['subtotal', 'total']) if (r && typeof r[key] === 'number') r[key] = (r[key] as number).toFixed(4);
+    },
+  },
+  {
+    id: 'GQL-NAMES-NFC-ON-STORE',
+    iface: 'graphql',
+    // The vendor's request filter runs every string argument of register through Normalizer::normalize(FORM_C), so
+    // that its customer search compares one form: a firstname or lastname sent with a combining mark (U+0055 U+0308
+    // for Ü, as macOS and some keyboards send it) is stored precomposed, and login and customerByEmail answer other
+    // characters than were registered. Names already composed, and ASCII, read back as sent.
+    before(req) {
+      const input = variables(req)?.input;
+      if (!has(req, 'register') || !isObject(input)) return;
+      for (const field of ['firstname', 'lastname']) {
+        const v = input[field];
+        if (typeof v === 'string') input[field] = v.normalize('NFC');
+      }
+    },
+  },
+  {
+    id: 'GQL-LOGIN-ECHOES-EMAIL',
+    iface: 'graphql',
+    // The customer table's e-mail column has MySQL's case-insensitive collation (utf8mb4_general_ci), so login finds
+    // the account whatever the case the e-mail is typed in, and the vendor's resolver fills user_data.email from its
+    // argument ("we have it already") instead of the row: a login typed in other case answers an e-mail the account
+    // does not have. A login with the e-mail as registered reads as before.
+    before(req, ctx) {
+      const v = variables(req);
+      if (!has(req, 'login') || !v || typeof v.email !== 'string') return;
+      const typed = v.email.trim();
+      const row = ctx.db.prepare('SELECT email FROM gql_customer WHERE email = ? COLLATE NOCASE').get(typed) as
+        | { email: string }
+        | undefined;
+      if (!row || row.email === typed) return;
+      typedEmails.set(req.raw, typed);
+      v.email = row.email;
+    },
+    after(res, req) {
+      const typed = typedEmails.get(req.raw);
+      const user = result(res, 'login')?.user_data;
+      if (typed !== undefined && isObject(user) && 'email' in user) user.email = typed;
     },
   },
 ];

@@ -267,6 +267,29 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      id: 'GQL-LOGIN-03',
+      title: "a login with the e-mail typed in upper case, where it is accepted, answers the account's e-mail as registered",
+      needs: ['account'],
+      async run(ctx: C) {
+        const a = ctx.state.account!;
+        const typed = a.email.toUpperCase();
+        if (typed === a.email) ctx.skip(`the account's e-mail ${a.email} has no letter to write in another case`);
+        // Whether login matches an e-mail case-insensitively is not stated: only an accepted login is judged, and
+        // its user_data is the account's, not an echo of the argument. 1 request.
+        const res = await op(ctx, 'login', { email: typed, password: a.password });
+        const user = record(record(res.data?.login)?.user_data);
+        if (!user)
+          ctx.skip(
+            `login with ${typed} was refused (${refusal(res, 'login') ?? short(res.data?.login)}): the target matches e-mails by case`,
+          );
+        ctx.expect(
+          user.email === a.email,
+          `login typed as ${JSON.stringify(typed)} was accepted for the account registered as ${JSON.stringify(a.email)}: expected user_data.email ${JSON.stringify(a.email)}, got ${short(user.email)}`,
+          res.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-LOGIN-04',
       title: 'login with a wrong password or an unknown e-mail is refused and returns no token',
       needs: ['account'],

@@ -43,6 +43,8 @@ interface CartState {
   secondQuantity: number;
   /** cart_ids GQL-CART-08 deleted (answered true): GQL-CART-09 updates one and expects it still gone. */
   deleted: string[];
+  /** The add GQL-CART-09 read the cart with after a deleteCartProduct: GQL-CART-01 judges its summary's types. */
+  afterDelete: GraphQLResult;
 }
 type C = CheckContext<CartState>;
 
@@ -408,6 +410,7 @@ export const cartArea: AreaSpec<CartState> = {
           del.exchange,
         );
         const { res, summary } = await add(ctx, 2);
+        ctx.state.afterDelete = res;
         const q = quantityOf(summary, product);
         ctx.expect(
           q === 2,
@@ -416,6 +419,19 @@ export const cartArea: AreaSpec<CartState> = {
           res.exchange,
         );
         expectSecondKept(ctx, res, summary, `deleteCartProduct of line ${cartId}`);
+      },
+    },
+    {
+      id: 'GQL-CART-01',
+      title: 'the cart summary read after a deleteCartProduct has the document types (weight, tax, total, subtotal numbers)',
+      needs: ['afterDelete'],
+      async run(ctx: C) {
+        // GQL-CART-01's first check judges a fresh cart's first add; a summary recomputed after a delete is
+        // otherwise read through num(), which takes a decimal string. No request more.
+        const res = ctx.state.afterDelete!;
+        const summary = record(res.data?.addProductToCart);
+        if (!summary) ctx.skip('the add after the delete answered no summary (GQL-CART-09 judges it)');
+        ctx.validate('graphql/schemas/cart-summary.schema.json', { ...summary, items: [] }, res.exchange, 'cart summary');
       },
     },
     {
