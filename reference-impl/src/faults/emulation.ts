@@ -185,3 +185,7 @@ export function dateFromGmt(v: string, offsetMinutes: number): string {
  * 72 bytes of UTF-8 (bcrypt ignores the rest), so two passwords alike in those bytes verify against one hash.
  */
 export const bcryptInput = (v: string): string => Buffer.from(v, 'utf8').subarray(0, 72).toString('latin1');
+
+/** PHP filter_var($v, FILTER_UNSAFE_RAW, FILTER_FLAG_STRIP_LOW): every character below 32 (tab, line feed, NUL) is dropped. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what the filter drops.
+export const stripLow = (v: string): string => v.replace(/[\x00-\x1f]/g, '');
