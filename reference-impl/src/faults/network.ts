@@ -873,6 +873,45 @@ function contactErrorLabelKey(res: FaultResponse, req: FaultRequest): void {
   body.errors = errors;
 }
 
+/**
+ * bank_details_save passes each field through sanitize_text_field(), which also drops every percent-encoded
+ * octet (a "%" and two hex digits, looped until none is left) and then squeezes the blanks it leaves:
+ * "St. John's 100%Cafe" is stored as "St. John's 100fe".
+ */
+function stripPercentOctets(v: string): string {
+  let out = v;
+  let found = false;
+  for (let m = /%[a-f0-9]{2}/i.exec(out); m; m = /%[a-f0-9]{2}/i.exec(out)) {
+    out = out.split(m[0]).join('');
+    found = true;
+  }
+  return found ? out.replace(/ +/g, ' ').trim() : out;
+}
+
+/** Register bodies sent as JSON whose phone was not 10 digits: the phone as sent. */
+const JSON_PHONES = new WeakMap<FaultRequest, string>();
+
+/**
+ * Register tests the phone with isset($_POST['net_user']['phone']) && !preg_match('/^[0-9]{10}$/', ...) but
+ * reads the fields through $request->get_param(): a JSON body leaves $_POST empty, so a phone of 9 digits
+ * is stored as sent. The handler takes an empty phone as none (optional): the one sent is written back.
+ */
+function jsonPhoneBegins(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'net_user', 'phone');
+  const v = field.value;
+  const json = String(req.raw.headers['content-type'] ?? '').includes('application/json');
+  if (!json || typeof v !== 'string' || v === '' || /^\d{10}$/.test(v)) return;
+  field.set('');
+  JSON_PHONES.set(req, v);
+}
+
+function jsonPhoneEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const phone = JSON_PHONES.get(req);
+  const body = res.body;
+  if (phone === undefined || !isObject(body) || body.status !== true || !isObject(body.user)) return;
+  ctx.db.prepare('UPDATE net_users SET phone = ? WHERE ID = ?').run(phone, Number(body.user.ID));
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1310,6 +1349,25 @@ export const networkFaults: Fault[] = [
     iface: 'rest-v1-network',
     after(res, req) {
       if (req.endpoint === '/bank_details_save') contactErrorLabelKey(res, req);
+    },
+  },
+  {
+    id: 'NET-BANK-PERCENT-OCTETS-STRIPPED',
+    iface: 'rest-v1-network',
+    before(req) {
+      const body = req.raw.body;
+      if (req.endpoint !== '/bank_details_save' || !isObject(body)) return;
+      for (const [k, v] of Object.entries(body)) if (typeof v === 'string') body[k] = stripPercentOctets(v);
+    },
+  },
+  {
+    id: 'NET-REGISTER-JSON-PHONE-UNCHECKED',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint === '/auth/register') jsonPhoneBegins(req);
+    },
+    after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') jsonPhoneEnds(res, req, ctx);
     },
   },
 ];

@@ -54,16 +54,16 @@ async function registerWith(ctx: Ctx, overrides: Record<string, string>): Promis
 }
 
 /**
- * A register body valid in every field but the username, at a free slot, sent url-encoded or as JSON (the
+ * A register body valid in every field but the ones given, at a free slot, sent url-encoded or as JSON (the
  * net_user fields nested, as a JSON body carries them): the body forms besides the samples' multipart, which a
  * target may read through another path than its form fields. A target that reads no such body refuses it.
  */
-async function registerNameAs(ctx: Ctx, name: string, as: 'urlencoded' | 'json'): Promise<Call> {
+async function registerBodyAs(ctx: Ctx, overrides: Record<string, string>, as: 'urlencoded' | 'json'): Promise<Call> {
   const slot = await fresh(ctx).peek();
   const form = registerForm(
     ctx,
     { sponsor: await fresh(ctx).sponsorName(), parent: slot.parent, position: slot.position },
-    { username: name },
+    overrides,
   );
   const nested: Record<string, unknown> = {};
   const netUser: Record<string, unknown> = {};
@@ -154,7 +154,7 @@ export const propertiesArea: AreaSpec<PropState> = {
         const name = `${ctx.names.username()}\n`;
         // Multipart carries a line break as CR LF (the HTML form encoding): the bare line feed goes url-encoded,
         // which PHP's $_POST reads as it reads multipart.
-        const call = await registerNameAs(ctx, name, 'urlencoded');
+        const call = await registerBodyAs(ctx, { username: name }, 'urlencoded');
         storedLettersAndDigits(ctx, call, `register with username ${JSON.stringify(name)} (url-encoded)`);
       },
     },
@@ -166,8 +166,24 @@ export const propertiesArea: AreaSpec<PropState> = {
         // The rule is the username's, whatever the body: a target that tests it on its form fields ($_POST) and
         // reads the fields through a path that also takes JSON lets a JSON body's name through unchecked.
         const name = `${ctx.names.username()}-x`;
-        const call = await registerNameAs(ctx, name, 'json');
+        const call = await registerBodyAs(ctx, { username: name }, 'json');
         storedLettersAndDigits(ctx, call, `register with username ${JSON.stringify(name)} (a JSON body)`);
+      },
+    },
+    {
+      id: 'NET-REG-06',
+      title: 'a phone of nine digits, in a JSON body: refused',
+      needs: ['fresh'],
+      async run(ctx: Ctx) {
+        // As the username's (NET-REG-05, JSON): the phone's rule holds whatever the body, and a target that tests
+        // its form fields ($_POST) while reading the fields through a path that takes JSON too lets it through.
+        const p = '123456789';
+        refusedNaming(
+          ctx,
+          await registerBodyAs(ctx, { 'net_user[phone]': p }, 'json'),
+          'phone',
+          `register with phone ${JSON.stringify(p)} (a JSON body)`,
+        );
       },
     },
     {
