@@ -110,11 +110,17 @@ let sharedKeys: string | undefined;
  * The reference implementation inside this process (the matrix runs dozens: no tsx start-up and
  * no RSA key generation per fault, one key pair shared), on a free port with a fresh database.
  */
-export async function startReferenceInProcess(fault?: string): Promise<ReferenceChild> {
+export async function startReferenceInProcess(fault?: string, { singleSession = false } = {}): Promise<ReferenceChild> {
   const { buildServer, urlsFor } = await import('../reference-impl/src/server.js');
   sharedKeys ??= join(mkdtempSync(join(tmpdir(), 'sfc-fault-keys-')), 'keys.json');
   const dir = mkdtempSync(join(tmpdir(), 'sfc-fault-'));
-  const { app } = await buildServer({ db: join(dir, 'ref.db'), keyFile: sharedKeys, hashCost: 1024, fault: fault ?? null });
+  const { app } = await buildServer({
+    db: join(dir, 'ref.db'),
+    keyFile: sharedKeys,
+    hashCost: 1024,
+    fault: fault ?? null,
+    singleSession,
+  });
   const origin = await app.listen({ port: 0, host: '127.0.0.1' });
   const urls = urlsFor(origin, 'svc');
   return {
@@ -174,10 +180,10 @@ export interface RunOutcome {
 export async function runOnce(
   fault: string | undefined,
   interfaces: readonly string[],
-  opts: { runs?: number; seed?: number } = {},
+  opts: { runs?: number; seed?: number; singleSession?: boolean } = {},
 ): Promise<RunOutcome> {
   const started = Date.now();
-  const ref = await startReferenceInProcess(fault);
+  const ref = await startReferenceInProcess(fault, { singleSession: opts.singleSession });
   const reportDir = join(ref.dir, 'report');
   try {
     const { args, env } = suiteCommand(ref, interfaces, reportDir, opts.seed);

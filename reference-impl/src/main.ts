@@ -22,6 +22,7 @@ export async function main(argv: string[]): Promise<number> {
         vendor: { type: 'string' },
         fault: { type: 'string' },
         'hash-cost': { type: 'string' },
+        'single-session': { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
       strict: true,
@@ -61,6 +62,7 @@ export async function main(argv: string[]): Promise<number> {
     vendor,
     fault: (values.fault as string | undefined) ?? null,
     ...(hashCost ? { hashCost } : {}),
+    singleSession: values['single-session'] === true,
   });
   let address: string;
   try {

@@ -6,5 +6,8 @@ export const OPTIONS_HELP = `Options:
   --vendor NAME   vendor segment of header, route and namespace (default svc; letscms for the real products)
   --hash-cost N   scrypt cost of new password hashes, a power of two (default 16384; env SFC_REFERENCE_HASH_COST)
   --fault ID      start with one fault of fixtures/faults/catalog.json switched on (off unless given)
+  --single-session
+                  a new login or register of an account ends its older tokens (what the real shop plugin
+                  does; the documents leave token lifetime not shown); off unless given
   -h, --help      this text
 `;

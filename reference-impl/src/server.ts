@@ -26,6 +26,8 @@ export interface ServerOptions {
   logger?: boolean;
   /** scrypt cost of new password hashes; default SFC_REFERENCE_HASH_COST or 16384. */
   hashCost?: number;
+  /** A new token of an account ends its older ones (see loadTokenService); off unless given. */
+  singleSession?: boolean;
 }
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -53,7 +55,7 @@ export async function buildServer(options: ServerOptions): Promise<{ app: Fastif
   const keyFile = options.keyFile !== undefined ? options.keyFile : options.db === ':memory:' ? null : `${options.db}.keys.json`;
   const ctx: AppContext = {
     db,
-    tokens: await loadTokenService(keyFile),
+    tokens: await loadTokenService(keyFile, { singleSession: options.singleSession === true }),
     vendor,
     fixturesDir: options.fixturesDir ?? DEFAULT_FIXTURES,
     fault: options.fault ?? null,

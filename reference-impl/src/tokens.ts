@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { type CryptoKey, exportPKCS8, exportSPKI, generateKeyPair, importPKCS8, importSPKI, jwtVerify, SignJWT } from 'jose';
@@ -20,8 +21,13 @@ const LIFETIME = '24h';
 /** Verified tokens remembered (exact text and audience), most recent last; a client reuses its token. */
 const VERIFIED_MAX = 1024;
 
-/** Keys live beside the database (`<db>.keys.json`), so a restart keeps every issued token valid. */
-export async function loadTokenService(keyFile: string | null): Promise<TokenService> {
+/**
+ * Keys live beside the database (`<db>.keys.json`), so a restart keeps every issued token valid.
+ * `singleSession`: the other reading of a lifetime the documents leave not shown, the one the real shop
+ * plugin takes (a new login ends the account's older tokens): each token an account is issued (login or
+ * register) ends the ones issued to it before, per interface. Off by default: tokens live out their day.
+ */
+export async function loadTokenService(keyFile: string | null, { singleSession = false } = {}): Promise<TokenService> {
   let privateKey: CryptoKey;
   let publicKey: CryptoKey;
   let publicKeyPem: string;
@@ -46,10 +52,15 @@ export async function loadTokenService(keyFile: string | null): Promise<TokenSer
   // remembered with its payload; any other text (a changed byte, another algorithm) is a different key,
   // and expiry is checked again on every use.
   const verified = new Map<string, { sub: string; exp?: number; [claim: string]: unknown }>();
+  /** singleSession: the one live token of each `<audience> <subject>`. */
+  const latest = new Map<string, string>();
+  const current = (token: string, audience: Audience, sub: string) =>
+    !singleSession || latest.get(`${audience} ${sub}`) === token;
   return {
     publicKeyPem,
     async sign(subject, audience, claims = {}) {
-      return new SignJWT(claims)
+      // Two tokens signed in one second are otherwise the same text, and a second login would not end the first.
+      const token = await new SignJWT(singleSession ? { ...claims, sid: randomUUID() } : claims)
         .setProtectedHeader({ alg: 'RS256', typ: 'JWT' })
         .setSubject(subject)
         .setAudience(audience)
@@ -57,6 +68,8 @@ export async function loadTokenService(keyFile: string | null): Promise<TokenSer
         .setIssuedAt()
         .setExpirationTime(LIFETIME)
         .sign(privateKey);
+      if (singleSession) latest.set(`${audience} ${subject}`, token);
+      return token;
     },
     async verify(token, audience) {
       const key = `${audience} ${token}`;
@@ -64,12 +77,13 @@ export async function loadTokenService(keyFile: string | null): Promise<TokenSer
       if (known) {
         verified.delete(key);
         if (known.exp !== undefined && known.exp <= Date.now() / 1000) return null;
+        if (!current(token, audience, known.sub)) return null;
         verified.set(key, known);
         return { ...known };
       }
       try {
         const { payload } = await jwtVerify(token, publicKey, { algorithms: ['RS256'], audience, issuer: ISSUER });
-        if (typeof payload.sub !== 'string') return null;
+        if (typeof payload.sub !== 'string' || !current(token, audience, payload.sub)) return null;
         const result = payload as { sub: string; exp?: number };
         verified.set(key, result);
         if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value as string);

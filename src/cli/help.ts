@@ -8,7 +8,7 @@ Usage: storefront-conformance <command> [options]
 Commands:
   run          run the suites against a target; write the reports; exit code = verdict
   self-test    start the reference implementation on a free port and run every interface against it
-  reference    start the reference implementation (--port, --host, --db, --vendor, --hash-cost, --fault)
+  reference    start the reference implementation (--port, --host, --db, --vendor, --hash-cost, --fault, --single-session)
   report       build the HTML report of a report directory with Allure 3
   pact         generate Pact files from the specs, or verify a provider against them
 
