@@ -36,4 +36,27 @@ describe('token service', () => {
     vi.setSystemTime(new Date('2026-11-23T00:00:01Z'));
     expect(await tokens.verify(token, 'rest-route')).toBeNull();
   });
+
+  it('keeps every token of an account valid unless singleSession is on', async () => {
+    const tokens = await loadTokenService(null);
+    const first = await tokens.sign('42', 'shop');
+    await tokens.sign('42', 'shop');
+    expect(await tokens.verify(first, 'shop')).not.toBeNull();
+  });
+
+  it('with singleSession, a newer token of an account ends its older ones on that interface only', async () => {
+    const tokens = await loadTokenService(null, { singleSession: true });
+    const first = await tokens.sign('42', 'network');
+    const other = await tokens.sign('43', 'network');
+    const elsewhere = await tokens.sign('42', 'shop');
+    // Remembered as verified before the second login: the memory must not outlive the session.
+    expect(await tokens.verify(first, 'network')).toMatchObject({ sub: '42' });
+    // Signed in the same second with the same claims, and still a different token.
+    const second = await tokens.sign('42', 'network');
+    expect(second).not.toBe(first);
+    expect(await tokens.verify(first, 'network')).toBeNull();
+    expect(await tokens.verify(second, 'network')).toMatchObject({ sub: '42' });
+    expect(await tokens.verify(other, 'network')).toMatchObject({ sub: '43' });
+    expect(await tokens.verify(elsewhere, 'shop')).toMatchObject({ sub: '42' });
+  });
 });
