@@ -6,9 +6,11 @@ import { currencyCode, identify, money, now, type ShopUser } from '../shop/commo
 import { cartLines } from '../shop/pricing.js';
 import {
   AnswerCache,
+  bcryptInput,
   dateFromGmt,
   htmlspecialchars,
   InFlight,
+  isNumeric,
   likeRegex,
   numberFormat,
   pause,
@@ -187,6 +189,10 @@ function removedLines(ctx: AppContext, userId: number): Map<number, number> {
 const ZERO_ADDS = new WeakMap<object, { userId: number; productId: number }>();
 /** SHOP-REGISTER-EMPTY-NAMES: the names a register sent empty, by request, stood in for while the handler checks them. */
 const EMPTY_NAMES = new WeakMap<object, string[]>();
+/** Order create bodies whose phone passed as numeric and 10 bytes long: the phone as sent. */
+const NUMERIC_PHONES = new WeakMap<object, string>();
+/** Register bodies whose username passed the pattern with a line feed at its end: the name as sent. */
+const NEWLINE_USERNAMES = new WeakMap<object, string>();
 
 /** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
 export const shopFaults: Fault[] = [
@@ -980,6 +986,71 @@ export const shopFaults: Fault[] = [
         .prepare('UPDATE shop_users SET first_name = ?, last_name = ?, display_name = ? WHERE id = ?')
         .run(names.first_name, names.last_name, display, Number(user.ID));
       if (typeof user.display_name === 'string') user.display_name = display;
+    },
+  },
+  {
+    id: 'SHOP-PASSWORD-FIRST-72-BYTES',
+    iface: 'rest-v1-shop',
+    // The add-on hashes with password_hash($password, PASSWORD_BCRYPT) through a pluggable wp_hash_password() without
+    // a pre-hash: register and login read the first 72 bytes of UTF-8 only, so an account whose password runs past
+    // them logs in with any password alike in those bytes.
+    before(req) {
+      if (req.method !== 'POST' || (req.endpoint !== '/auth/register' && req.endpoint !== '/auth/login')) return;
+      const field = bodyField(req.raw.body, 'password');
+      // Only past 72 bytes: the seeded accounts' hashes were made of their passwords whole.
+      if (typeof field.value === 'string' && Buffer.byteLength(field.value) > 72) field.set(bcryptInput(field.value));
+    },
+  },
+  {
+    id: 'SHOP-REGISTER-USERNAME-TRAILING-NEWLINE',
+    iface: 'rest-v1-shop',
+    // register tests the username with preg_match('/^[a-zA-Z0-9]+$/') without the D modifier, and reads it with
+    // $request->get_param() (no trim): PCRE's $ matches before a final line feed, so "name\n" passes and is stored
+    // as sent, user_login and user_nicename with the line feed.
+    before(req) {
+      if (req.endpoint !== '/auth/register' || req.method !== 'POST') return;
+      const field = bodyField(req.raw.body, 'username');
+      const v = field.value;
+      if (typeof v !== 'string' || !/^[A-Za-z0-9]+\n$/.test(v)) return;
+      // The reference trims it and checks the rest: the handler gets the letters and digits, the account the name sent.
+      field.set(v.slice(0, -1));
+      NEWLINE_USERNAMES.set(req.raw, v);
+    },
+    after(res, req, ctx) {
+      const name = NEWLINE_USERNAMES.get(req.raw);
+      const body = res.body;
+      if (name === undefined || !isObject(body) || body.status !== true || !isObject(body.user)) return;
+      ctx.db
+        .prepare('UPDATE shop_users SET user_login = ?, user_nicename = ? WHERE id = ?')
+        .run(name, name.toLowerCase(), Number(body.user.ID));
+      body.user.user_login = name;
+      body.user.user_nicename = name.toLowerCase();
+    },
+  },
+  {
+    id: 'SHOP-ORDER-PHONE-IS-NUMERIC',
+    iface: 'rest-v1-shop',
+    // order/create checks "10 digits" as is_numeric($phone) && strlen($phone) == 10: a sign, a decimal point, an
+    // exponent or a blank before or after counts among the ten, so "12345678.9" (nine digits) passes and is filed.
+    before(req) {
+      if (req.endpoint !== '/order/create' || req.method !== 'POST') return;
+      const field = bodyField(req.raw.body, 'phone');
+      const v = field.value;
+      if (typeof v !== 'string' || /^\d{10}$/.test(v) || Buffer.byteLength(v) !== 10 || !isNumeric(v)) return;
+      // The reference's handler would refuse it: it gets a stand-in of ten digits, the order the phone sent.
+      field.set('0000000000');
+      NUMERIC_PHONES.set(req.raw, v);
+    },
+    async after(res, req, ctx) {
+      const phone = NUMERIC_PHONES.get(req.raw);
+      if (phone === undefined || !isObject(res.body) || res.body.status !== true) return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      ctx.db
+        .prepare(
+          "UPDATE shop_orders SET billing = json_set(billing, '$.phone', ?) WHERE id = (SELECT MAX(id) FROM shop_orders WHERE user_id = ?)",
+        )
+        .run(phone, user.id);
     },
   },
 ];

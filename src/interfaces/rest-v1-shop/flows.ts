@@ -65,14 +65,14 @@ export interface Registered {
 }
 
 /**
- * POST /auth/register with a fresh account (`names` over the default first and last name); fails the check
+ * POST /auth/register with a fresh account (`names` over the default names or password); fails the check
  * unless a token comes back. The endpoint's full schema is judged last: `keep` gets the registration
  * before it, so a caller whose later checks read the user record keeps it when only a field's type is off,
  * and those checks name the requirement the field breaks instead of being skipped.
  */
 export async function register(
   ctx: Ctx,
-  names: Partial<Pick<Account, 'first_name' | 'last_name'>> = {},
+  names: Partial<Pick<Account, 'first_name' | 'last_name' | 'password'>> = {},
   keep?: (r: Registered) => void,
 ): Promise<Registered> {
   const form = { ...newAccountForm(ctx), ...names };

@@ -89,7 +89,10 @@ export const authArea: AreaSpec<AuthState> = {
         // an emoji outside the BMP (4 bytes in UTF-8), which a utf8mb3 column strips or turns into "?"; an apostrophe,
         // which a target that escapes text for HTML (esc_html) or slashes it (magic quotes) answers changed.
         const names = { first_name: 'Zoë\u{1F33B}', last_name: `${ctx.names.label('last')}-O'Brien-Ødegård-Müller` };
-        await register(ctx, names, ({ account, body, ex }) => {
+        // The password runs past 72 bytes (accented letters, two bytes each): a target hashing with bcrypt alone reads
+        // only those, so SHOP-AUTH-06's wrong password, this one with a character more, would log in.
+        const password = `${'é'.repeat(36)}${ctx.names.password()}`;
+        await register(ctx, { ...names, password }, ({ account, body, ex }) => {
           ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing', ex);
           ctx.state.registerEx = ex;
           ctx.state.account = account;
@@ -521,6 +524,30 @@ export const authArea: AreaSpec<AuthState> = {
           const ex = await call(ctx, 'POST', '/auth/register', { form: { ...newAccountForm(ctx), username: bad } });
           expectFieldError(ctx, ex, envelope(ctx, ex, 'register'), 'username', `register with username "${bad}"`);
         }
+      },
+    },
+    {
+      // A pattern anchored with PCRE's $ (no D modifier) matches before a final line feed: "name\n" passes and is
+      // stored as sent. A trim before the rule (servers trim input fields) stores the letters and digits: conforms.
+      id: 'SHOP-AUTH-09',
+      title: 'register with a username ending in a line feed: refused, or stored without it',
+      run: async (ctx: C) => {
+        const name = `${ctx.names.username()}\n`;
+        // Multipart carries a line break as CR LF (the HTML form encoding): the bare line feed goes url-encoded,
+        // which PHP's $_POST reads as it reads multipart.
+        const ex = await ctx.http.send({
+          method: 'POST',
+          url: `${apiRoot(ctx)}/auth/register`,
+          urlencoded: { ...newAccountForm(ctx), username: name },
+        });
+        const body = envelope(ctx, ex, 'register');
+        if (body.status !== true) return;
+        const login = (body.user as UserRecord | undefined)?.user_login;
+        ctx.expect(
+          typeof login === 'string' && /^[A-Za-z0-9]+$/.test(login),
+          `register with username ${JSON.stringify(name)} (url-encoded) was accepted with user.user_login ${JSON.stringify(login)}: a username holding a character other than letters and digits`,
+          ex,
+        );
       },
     },
     {
