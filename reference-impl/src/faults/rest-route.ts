@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../context.js';
 import { type AddressRow, formatted, SELECT_ADDRESS } from '../rest-route/address.js';
 import { tokenOf } from '../rest-route/core.js';
@@ -153,9 +152,6 @@ const ADDRESS_COLUMNS = [
   'zone_id',
   'custom_field',
 ];
-
-/** RR-LOGIN-REVOKES-EARLIER-TOKEN: per database, the customer of each login token and each customer's last one. */
-const LOGIN_SESSIONS = new WeakMap<object, { issued: Map<string, number>; latest: Map<number, string> }>();
 
 /** RR-SEARCH-LIKE-WILDCARDS: the search (and paging) a listing request had, taken out before the handler. */
 const LIKE_SEARCH = new WeakMap<object, { search: string; limit: unknown; page: unknown }>();
@@ -1102,20 +1098,6 @@ export const restRouteFaults: Fault[] = [
     },
   },
   {
-    id: 'RR-ADDRESS-EDIT-CLEARS-DEFAULT',
-    iface: 'rest-route',
-    // The edit writes the customer's default as UPDATE customer SET address_id = (default ? id : 0)
-    // WHERE address_id = id, a "default" checkbox of the storefront form the API body never carries:
-    // an edit of the default address that leaves default out answers success and leaves the book with
-    // no default, so the address it was can then be deleted.
-    after(res, req, ctx) {
-      if (!addressWrite(req, 'edit') || !ok(res) || !notAgreed(req.raw.body.default)) return;
-      const addressId = idValue(data(res)?.address_id);
-      if (addressId === undefined) return;
-      ctx.db.prepare('UPDATE rr_customer SET address_id = 0 WHERE address_id = ?').run(addressId);
-    },
-  },
-  {
     id: 'RR-ADDRESS-ADD-CONTROL-STRIPPED',
     iface: 'rest-route',
     // The add controller reads its text fields through filter_var(FILTER_UNSAFE_RAW, FILTER_FLAG_STRIP_LOW),
@@ -1128,35 +1110,6 @@ export const restRouteFaults: Fault[] = [
         const v = body[key];
         if (typeof v === 'string') body[key] = stripLow(v);
       }
-    },
-  },
-  {
-    id: 'RR-LOGIN-REVOKES-EARLIER-TOKEN',
-    iface: 'rest-route',
-    // Login files its token in the customer's one API session row (REPLACE INTO ... customer_id as the
-    // key) and the endpoints look it up there: a second login of the same customer overwrites the row,
-    // so the token the first login returned is refused with error_token from then on.
-    before(req, ctx) {
-      if (req.endpoint === 'account/login' || req.endpoint === 'account/register') return;
-      const token = tokenOf(req.raw);
-      const sessions = LOGIN_SESSIONS.get(ctx.db);
-      const customerId = token ? sessions?.issued.get(token) : undefined;
-      if (!token || customerId === undefined || sessions?.latest.get(customerId) === token) return;
-      delete req.raw.headers.token;
-      delete req.raw.headers.authorization;
-    },
-    async after(res, req, ctx) {
-      if (req.endpoint !== 'account/login' || req.method !== 'POST' || !ok(res)) return;
-      const customerId = idValue(data(res)?.customer_id);
-      const email = data(res)?.email;
-      if (typeof res.body.token !== 'string' || customerId === undefined) return;
-      // The session row's id rides in the token, so two logins in one second get two tokens.
-      const token = await ctx.tokens.sign(String(customerId), 'rest-route', { email, sid: randomUUID() });
-      res.body.token = token;
-      const sessions = LOGIN_SESSIONS.get(ctx.db) ?? { issued: new Map<string, number>(), latest: new Map<number, string>() };
-      LOGIN_SESSIONS.set(ctx.db, sessions);
-      sessions.issued.set(token, customerId);
-      sessions.latest.set(customerId, token);
     },
   },
 ];

@@ -18,8 +18,6 @@ export interface AddressState {
   sent1: Record<string, unknown>;
   /** The fields RR-ADDR-13's edit gave addr2, once the list showed them. */
   edited2: Record<string, string>;
-  /** The address RR-ADDR-17 found marked default, whose delete was refused. */
-  defaultId: string;
   /** The address RR-ADDR-15 deleted, once the list no longer showed it. */
   deleted: string;
   /** GET address/add as the area's first check read it: countries and their zones. */

@@ -636,42 +636,6 @@ export const addressBookArea: AreaSpec<AddressState> = {
           asInteger,
           after,
         );
-        ctx.state.defaultId = String(def.address_id);
-      },
-    },
-    {
-      // No check edited the default address, so an edit that unsets the default when its body leaves a
-      // default flag out (rows 7 and 9 carry none) showed nowhere: the address it was could then be
-      // deleted. The edit sends the fields the list shows, so the address stays as it was.
-      id: 'RR-ADDR-17',
-      title: 'after an edit of the default address, its delete is still refused (error_default)',
-      needs: ['defaultId', 'addr2', 'countryId'],
-      run: async (ctx: C) => {
-        const target = ctx.state.defaultId as string;
-        // addr1's fields as sent (nothing edits it before); another default's as the list shows them.
-        const found = target === ctx.state.addr1 ? (ctx.state.sent1 ?? {}) : (await listedAddress(ctx, target)).found;
-        const kept = Object.fromEntries(
-          ['firstname', 'lastname', 'company', 'address_1', 'address_2', 'city', 'postcode']
-            .filter((k) => typeof found[k] === 'string')
-            .map((k) => [k, found[k]]),
-        );
-        const edit = await call(ctx, 'POST', ROUTES.addressEdit, {
-          session: session(ctx),
-          query: { address_id: target },
-          json: addBody(ctx, kept),
-        });
-        if (bodyOf(edit)?.status !== true)
-          ctx.skip(`an edit of the default address ${target} with the fields the list shows was refused: ${shown(edit)}`);
-        const ex = await del(ctx, target);
-        expectRefused(ctx, ex, `delete the default address ${target} after an edit of it`, ['error_default', 'default']);
-        const { ex: after, addresses } = await list(ctx);
-        ctx.expect(
-          addresses.some((a) => String(a.address_id) === target),
-          `address ${target} was the default; after an edit of it (${shown(edit)}) its delete answered ${shown(ex)} and it left the list`,
-          edit,
-          ex,
-          after,
-        );
       },
     },
     {

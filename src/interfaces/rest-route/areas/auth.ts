@@ -237,8 +237,6 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
-      // The charset check above logged in a second time, so a module that keeps one session per
-      // customer (the second login revoking the first token) fails here.
       id: 'RR-AUTH-03',
       title: 'the login token is accepted by GET account and GET address',
       needs: ['loginSession'],
