@@ -1,6 +1,10 @@
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CheckContext } from '../../checks/context.js';
-import { type Call, type Form, isObject, type Json, net } from './client.js';
+import type { Exchange } from '../../http/exchange.js';
+import { runScratchDir, withRunLock } from '../../provisioning/scratch.js';
+import { type Call, type Form, isObject, type Json, net, parse } from './client.js';
 import { described } from './expect.js';
 import { isReserved, reserveChildren } from './reservations.js';
 import { freeSlots, toNode } from './tree.js';
@@ -73,12 +77,35 @@ export async function register(ctx: Ctx, form: Form): Promise<{ call: Call; acco
  */
 export const ROOT_WITHDRAWALS_LOCK = 'net-root-withdrawals';
 
-/** The SFC_NET_USERNAME account, logged in; skips the check when the data or the login is missing. */
+/**
+ * The login of SFC_NET_USERNAME, made once per run and shared by every area (worker threads see it
+ * through a file in the run's scratch directory). Whether a later login of an account ends its
+ * earlier tokens is not shown; the real products do end them, and the areas run in parallel: a login
+ * per area would end the token another area is still using. A refused login is not kept (the next
+ * area tries again, as each did before); its call is returned for the caller to judge.
+ */
+export async function rootLogin(ctx: Ctx, username: string, password: string): Promise<Call & { token?: string }> {
+  const file = join(runScratchDir(ctx.settings.runId), 'net-root-login.json');
+  return withRunLock(ctx.settings.runId, 'net-root-login', async () => {
+    if (existsSync(file)) {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as { username: string; password: string; ex: Exchange };
+      if (kept.username === username && kept.password === password) {
+        const body = parse(kept.ex);
+        return { ex: kept.ex, body, token: net(ctx).tokenOf(body) };
+      }
+    }
+    const call = await net(ctx).login(username, password);
+    if (call.token) writeFileSync(file, JSON.stringify({ username, password, ex: call.ex }));
+    return call;
+  });
+}
+
+/** The SFC_NET_USERNAME account, logged in (the run's one login); skips the check when the data or the login is missing. */
 export async function rootAccount(ctx: Ctx): Promise<Account> {
   const username = ctx.data('SFC_NET_USERNAME');
   const password = ctx.data('SFC_NET_PASSWORD');
   if (!username || !password) ctx.skip('SFC_NET_USERNAME / SFC_NET_PASSWORD are not set: no network-plan account to use');
-  const call = await net(ctx).login(username, password);
+  const call = await rootLogin(ctx, username, password);
   if (!call.token)
     ctx.skip(`cannot log in as SFC_NET_USERNAME (${username}): ${described(call)}${net(ctx).tokenHint(call.body)}`);
   return {

@@ -3,7 +3,7 @@ import type { AreaSpec, CheckSpec } from '../../../checks/model.js';
 import { asksForToken, type Call, isObject, type Json, net } from '../client.js';
 import { TOKEN_ENDPOINTS } from '../endpoints.js';
 import { conforms, described, noServerError, noServerErrorCheck, refused, refusedWithFieldError, succeeded } from '../expect.js';
-import { type Account, rootAccount } from '../provision.js';
+import { type Account, rootAccount, rootLogin } from '../provision.js';
 
 /** Login, the token (format, required, checked) and the versioned namespace. */
 interface AuthState {
@@ -74,7 +74,9 @@ export const authArea: AreaSpec<AuthState> = {
         const password = ctx.data('SFC_NET_PASSWORD');
         if (!username || !password) ctx.skip('SFC_NET_USERNAME / SFC_NET_PASSWORD are not set');
         const client = net(ctx);
-        const call = await client.login(username, password);
+        // The run's one login of the account (rootLogin): a login of its own would end the token the
+        // other areas use, where a target ends an account's earlier tokens (not shown either way).
+        const call = await rootLogin(ctx, username, password);
         succeeded(ctx, call, 'login');
         conforms(ctx, call, 'auth-login');
         ctx.expect(
