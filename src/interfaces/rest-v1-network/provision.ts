@@ -86,16 +86,18 @@ export const ROOT_WITHDRAWALS_LOCK = 'net-root-withdrawals';
  */
 export async function rootLogin(ctx: Ctx, username: string, password: string): Promise<Call & { token?: string }> {
   const file = join(runScratchDir(ctx.settings.runId), 'net-root-login.json');
+  // In the system's temporary folder: matched by a digest, and readable by the run's user only (the exchange holds the login).
+  const key = createHash('sha256').update(`${username}\0${password}`).digest('hex');
   return withRunLock(ctx.settings.runId, 'net-root-login', async () => {
     if (existsSync(file)) {
-      const kept = JSON.parse(readFileSync(file, 'utf8')) as { username: string; password: string; ex: Exchange };
-      if (kept.username === username && kept.password === password) {
+      const kept = JSON.parse(readFileSync(file, 'utf8')) as { key: string; ex: Exchange };
+      if (kept.key === key) {
         const body = parse(kept.ex);
         return { ex: kept.ex, body, token: net(ctx).tokenOf(body) };
       }
     }
     const call = await net(ctx).login(username, password);
-    if (call.token) writeFileSync(file, JSON.stringify({ username, password, ex: call.ex }));
+    if (call.token) writeFileSync(file, JSON.stringify({ key, ex: call.ex }), { mode: 0o600 });
     return call;
   });
 }
