@@ -4,6 +4,7 @@ import {
   bodyOf,
   type Ctx,
   call,
+  dataOf,
   HEADER_MODES,
   type HeaderMode,
   ROUTES,
@@ -175,4 +176,18 @@ export async function provision(ctx: Ctx, reading?: Reading): Promise<Provisione
   if (!header) ctx.skip('the register token was accepted in no header form (token, Authorization: Bearer, Authorization)');
   ctx.choose('AMB-RR-02', header);
   return { account: out.account, session: { token: out.account.token, header } };
+}
+
+/**
+ * Token lifetime is not shown (NS-RR-06), and a target may end an account's older tokens when it
+ * issues a new one (the real module does on each login). A login the target accepted for `p`'s
+ * account makes its token `p`'s session, so later checks send the newest token the account has.
+ */
+export function keepNewest(p: Provisioned, ex: Exchange): void {
+  const body = bodyOf(ex);
+  const token = body?.token;
+  if (body?.status !== true || typeof token !== 'string' || token === '') return;
+  // An answer naming another account must not become this one's session.
+  if (String(dataOf(body).email).toLowerCase() !== p.account.fields.email.toLowerCase()) return;
+  p.session = { token, header: p.session.header };
 }

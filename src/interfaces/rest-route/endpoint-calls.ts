@@ -1,3 +1,4 @@
+import { keepNewest } from './accounts.js';
 import { bodyOf, call, dataOf, ROUTES, type Route, type Session, shown } from './client.js';
 import { type PC, type PropState, ready, validAddress } from './prop-setup.js';
 
@@ -83,7 +84,7 @@ export async function setUp(ctx: C): Promise<void> {
   ctx.state.own = String(id);
 }
 
-export const send = (
+export async function send(
   ctx: C,
   ep: Endpoint,
   opts: {
@@ -94,9 +95,14 @@ export const send = (
     /** Overrides the area customer's session; `undefined` sends no token. */
     session?: Session | undefined;
   },
-) =>
-  call(ctx, ep.method, ep.route, {
+) {
+  const ex = await call(ctx, ep.method, ep.route, {
     session: ctx.state.a?.session,
     ...opts,
     query: { ...(ep.query?.(ctx) ?? {}), ...(opts.query ?? {}) },
   });
+  // POST login carries the customer's own credentials: a login the target accepts (an unknown field
+  // alongside, say) may end the token the area sends next, so its token becomes the session.
+  if (ep.route === ROUTES.login && ctx.state.a) keepNewest(ctx.state.a, ex);
+  return ex;
+}

@@ -1,6 +1,15 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { freshFields, type LoginField, loginProbe, type Provisioned, postLogin, provision, register } from '../accounts.js';
+import {
+  freshFields,
+  keepNewest,
+  type LoginField,
+  loginProbe,
+  type Provisioned,
+  postLogin,
+  provision,
+  register,
+} from '../accounts.js';
 import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, shown } from '../client.js';
 import { expectAccepted, expectRefused } from '../refusals.js';
 import { sweepChecks } from '../sweep.js';
@@ -20,6 +29,13 @@ interface AccountState {
 type C = CheckContext<AccountState>;
 
 const me = (ctx: C): Provisioned => ctx.state.me as Provisioned;
+
+/** A login of `me`'s account; the token it issues becomes me's session (keepNewest). */
+async function loginMe(ctx: C, field: LoginField, password?: string) {
+  const ex = await postLogin(ctx, field, me(ctx).account.fields, password);
+  keepNewest(me(ctx), ex);
+  return ex;
+}
 
 /** Two fresh customers of the reading `me` took, made once per area. */
 async function pair(ctx: C): Promise<{ a: Provisioned; b: Provisioned }> {
@@ -120,14 +136,18 @@ export const accountArea: AreaSpec<AccountState> = {
       title: 'POST updatepassword without the password is refused and changes nothing',
       needs: ['me'],
       run: async (ctx: C) => {
-        const { account, session } = me(ctx);
+        const { account } = me(ctx);
         const probe = await loginProbe(ctx, account);
         if (!probe.field)
           ctx.skip(`login with the registered credentials was refused: ${probe.exchanges.map(shown).join(' | ')}`);
+        for (const ex of probe.exchanges) keepNewest(me(ctx), ex);
         ctx.state.loginField = probe.field;
-        const ex = await call(ctx, 'POST', ROUTES.updatePassword, { session, json: { email: account.fields.email } });
+        const ex = await call(ctx, 'POST', ROUTES.updatePassword, {
+          session: me(ctx).session,
+          json: { email: account.fields.email },
+        });
         expectRefused(ctx, ex, 'updatepassword without a password', ['error_password', 'password']);
-        const again = await postLogin(ctx, probe.field, account.fields);
+        const again = await loginMe(ctx, probe.field);
         expectAccepted(ctx, again, 'login with the unchanged password after the refused update');
       },
     },
@@ -137,10 +157,10 @@ export const accountArea: AreaSpec<AccountState> = {
       title: 'POST updatepassword without the email is refused and changes nothing',
       needs: ['me', 'loginField'],
       run: async (ctx: C) => {
-        const { account, session } = me(ctx);
+        const { session } = me(ctx);
         const ex = await call(ctx, 'POST', ROUTES.updatePassword, { session, json: { password: ctx.names.password() } });
         expectRefused(ctx, ex, 'updatepassword without an email', ['error_email', 'email']);
-        const again = await postLogin(ctx, ctx.state.loginField!, account.fields);
+        const again = await loginMe(ctx, ctx.state.loginField!);
         expectAccepted(ctx, again, 'login with the unchanged password after the refused update');
       },
     },
@@ -167,18 +187,18 @@ export const accountArea: AreaSpec<AccountState> = {
       title: 'after an update the new password logs in and the old one is refused; a second update takes effect too',
       needs: ['newPassword', 'oldPassword', 'loginField'],
       run: async (ctx: C) => {
-        const { account, session } = me(ctx);
+        const { account } = me(ctx);
         const field = ctx.state.loginField as LoginField;
-        const fresh = await postLogin(ctx, field, account.fields, ctx.state.newPassword);
+        const fresh = await loginMe(ctx, field, ctx.state.newPassword);
         expectAccepted(ctx, fresh, 'login with the new password');
-        const stale = await postLogin(ctx, field, account.fields, ctx.state.oldPassword);
+        const stale = await loginMe(ctx, field, ctx.state.oldPassword);
         expectRefused(ctx, stale, 'login with the old password');
         // Row 14 takes email and password only, so an update needs no code of POST forgotten: the
         // first update followed a code, and an update that works only while a code is pending
         // (the first one consuming it) showed nowhere. A second update, with no code asked since:
         const third = `${ctx.names.password()}2`;
         const again = await call(ctx, 'POST', ROUTES.updatePassword, {
-          session,
+          session: me(ctx).session,
           json: { email: account.fields.email, password: third },
         });
         if (bodyOf(again)?.status !== true) {
@@ -187,7 +207,7 @@ export const accountArea: AreaSpec<AccountState> = {
           );
           return;
         }
-        const latest = await postLogin(ctx, field, account.fields, third);
+        const latest = await loginMe(ctx, field, third);
         expectAccepted(ctx, latest, 'login with the password of a second update, accepted with no code asked since the first');
       },
     },
@@ -209,8 +229,13 @@ export const accountArea: AreaSpec<AccountState> = {
         if (bodyOf(first)?.status !== true)
           ctx.skip(`the target does not log in by username, so it takes no username (AMB-RR-01): ${shown(first)}`);
         const next = ctx.names.password();
+        // The login's token, the newest of the account (a target may have ended the register's).
+        const loginToken = bodyOf(first)?.token;
         const update = await call(ctx, 'POST', ROUTES.updatePassword, {
-          session: { token: out.account.token, header: me(ctx).session.header },
+          session: {
+            token: typeof loginToken === 'string' && loginToken !== '' ? loginToken : out.account.token,
+            header: me(ctx).session.header,
+          },
           json: { email: fields.email, password: next },
         });
         if (bodyOf(update)?.status !== true)
@@ -272,7 +297,7 @@ export const accountArea: AreaSpec<AccountState> = {
           session: other.session,
           json: { email: victim.fields.email, password: chosen },
         });
-        const login = await postLogin(ctx, ctx.state.loginField as LoginField, victim.fields, chosen);
+        const login = await loginMe(ctx, ctx.state.loginField as LoginField, chosen);
         ctx.expect(
           bodyOf(login)?.status !== true,
           "another customer's token set this customer's password (the update needs no code): a finding, not a conformance failure",
