@@ -2,7 +2,18 @@ import { deeplyNestedBody, MULTIPART_WITHOUT_BOUNDARY, NESTING_DEPTH } from '../
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { GraphQLResult } from '../../../graphql/client.js';
-import { accepted, addToCart, cartLines, customerInput, freshAccount, gql, newSession, productId, refusal } from '../client.js';
+import {
+  accepted,
+  addToCart,
+  cartLines,
+  customerInput,
+  freshAccount,
+  gql,
+  newSession,
+  productId,
+  record,
+  refusal,
+} from '../client.js';
 import { leakedInternals, noSecretsCheck } from './common.js';
 
 /**
@@ -61,11 +72,26 @@ function withUnknownArgument(text: string, name: string): string {
   return text.replace(new RegExp(`\\b${name}\\b(?!\\s*\\()(?=\\s*(\\{|\\n|$))`), `${name}(sfc_unknown: 1)`);
 }
 
+/**
+ * A malformed login the target still served issued the customer a new token: whether that ends the one held
+ * is not shown (token lifetime), so the newest one `sent` carries is the area's token from then on.
+ */
+function newestToken(ctx: C, sent: Sent[], token: string): string {
+  for (const s of sent) {
+    const issued = record(s.res.data?.login)?.[`${ctx.settings.vendor}_token`];
+    if (typeof issued === 'string' && issued) token = issued;
+  }
+  ctx.state.token = token;
+  return token;
+}
+
 /** Sends one kind of malformation for every operation it applies to. */
 async function sendKind(ctx: C, kind: Kind): Promise<void> {
   const client = gql(ctx);
-  const token = ctx.state.token!;
+  let token = ctx.state.token!;
+  const sentBefore = ctx.state.sent!.length;
   for (const [operation, variables] of Object.entries(ctx.state.valid!)) {
+    token = newestToken(ctx, ctx.state.sent!.slice(sentBefore), token);
     const text = client.book.operation(operation).text;
     const body = { query: text, variables };
     let res: GraphQLResult | undefined;
@@ -120,6 +146,7 @@ async function sendKind(ctx: C, kind: Kind): Promise<void> {
     }
     if (res) ctx.state.sent!.push({ kind, operation, res });
   }
+  token = newestToken(ctx, ctx.state.sent!.slice(sentBefore), token);
   if (kind === 'empty body') {
     // One endpoint serves every operation: an empty body names none, so it is sent once.
     for (const contentType of ['application/json', 'text/plain'])

@@ -3,7 +3,7 @@ import { digitString, notDigits, pageArgs, quantityBelowOne, validQuantity } fro
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty } from '../../../checks/properties.js';
-import { type GraphQLResult, hasErrors } from '../../../graphql/client.js';
+import { type GraphQLOptions, type GraphQLResult, hasErrors } from '../../../graphql/client.js';
 import {
   accepted,
   addToCart,
@@ -12,7 +12,6 @@ import {
   emptyCart,
   freshAccount,
   gql,
-  login,
   newAccount,
   newSession,
   num,
@@ -21,6 +20,7 @@ import {
   productId,
   quantityOf,
   refusal,
+  SeededCustomer,
   short,
 } from '../client.js';
 import { expectEmptyCartTaken } from '../model-cart.js';
@@ -270,13 +270,14 @@ export const propertiesArea: AreaSpec<PropState> = {
       async run(ctx: C) {
         // A new customer has no orders (document 3 places none): the entries are seen on the
         // customer the settings name (SFC_GQL_EMAIL), when they name one.
-        const email = ctx.data('SFC_GQL_EMAIL');
-        const password = ctx.data('SFC_GQL_PASSWORD');
-        const token =
-          email && password ? (await login(ctx, { email, password, firstname: '', lastname: '' })).token : ctx.state.token!;
+        const seeded = SeededCustomer.of(ctx);
         let most = 0;
         await checkProperty(ctx, 'graphql orders paging', pageArgs(), async ({ start, limit }) => {
-          const res = await op(ctx, 'orders', { start, limit }, { token });
+          const call = (o: GraphQLOptions) => op(ctx, 'orders', { start, limit }, o);
+          // A refused small page is sent again after a new login (SeededCustomer: another area's login may have
+          // ended the token); the edges (a limit of 0, the Int extremes) a target may refuse (NS-GQL-09) are not.
+          const small = start >= 0 && start <= 12 && limit >= 1 && limit <= 12;
+          const res = seeded ? await seeded.send(ctx, 'orders', call, !small) : await call({ token: ctx.state.token! });
           notServerError(ctx, res, `orders(start ${start}, limit ${limit})`);
           if (start < 0 || limit < 0) return; // negative paging: not shown (NS-GQL-09)
           const list = res.data?.orders;
@@ -292,7 +293,7 @@ export const propertiesArea: AreaSpec<PropState> = {
         });
         if (most === 0)
           ctx.skip(
-            email && password
+            seeded
               ? 'orders returned no entry for any page of the SFC_GQL_EMAIL customer, so the limit was only seen on empty lists (no 5xx was seen)'
               : 'orders returned no entry: a new customer has none and document 3 places none; set SFC_GQL_EMAIL and SFC_GQL_PASSWORD to a customer with orders (no 5xx was seen)',
           );

@@ -111,6 +111,9 @@ export const protocolArea: AreaSpec<ProtocolState> = {
           `login with Content-Type "application/json; charset=utf-8": expected a token, as with application/json, got ${refusal(res, 'login') ?? short(res.data?.login)}`,
           res.exchange,
         );
+        // A second login of the account: whether it ends the first one's token is not shown (token lifetime), so
+        // GQL-HTTP-03 sends this one.
+        ctx.state.token = token;
       },
     },
     {

@@ -1,16 +1,16 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { errorMessages, type GraphQLResult } from '../../../graphql/client.js';
+import { errorMessages, type GraphQLOptions, type GraphQLResult } from '../../../graphql/client.js';
 import {
   type Account,
   accepted,
   expectSelection,
   gql,
-  login,
   newSession,
   op,
   record,
   refusal,
+  SeededCustomer,
   short,
   validateData,
 } from '../client.js';
@@ -23,8 +23,8 @@ interface QueriesState {
   b: Account & { token: string };
   customer: GraphQLResult;
   orders: GraphQLResult;
-  /** Token of the customer with orders that the settings name (SFC_GQL_EMAIL), when they name one. */
-  seeded: string | null;
+  /** The customer with orders that the settings name (SFC_GQL_EMAIL), when they name one. */
+  seeded: SeededCustomer | null;
 }
 type C = CheckContext<QueriesState>;
 
@@ -32,12 +32,22 @@ type C = CheckContext<QueriesState>;
  * Document 3 has no operation that places an order, so paging can only be seen on a customer the
  * target already holds orders for: SFC_GQL_EMAIL / SFC_GQL_PASSWORD. Without them, null.
  */
-async function seededToken(ctx: C): Promise<string | null> {
-  if (ctx.state.seeded !== undefined) return ctx.state.seeded;
-  const email = ctx.data('SFC_GQL_EMAIL');
-  const password = ctx.data('SFC_GQL_PASSWORD');
-  ctx.state.seeded = email && password ? (await login(ctx, { email, password, firstname: '', lastname: '' })).token : null;
+function seededCustomer(ctx: C): SeededCustomer | null {
+  if (ctx.state.seeded === undefined) ctx.state.seeded = SeededCustomer.of(ctx) ?? null;
   return ctx.state.seeded;
+}
+
+type Send = (call: (options: GraphQLOptions) => Promise<GraphQLResult>, refusedOk?: boolean) => Promise<GraphQLResult>;
+
+/** The callers of orders: the settings' customer (when named), customer A, and no token. */
+function orderCallers(ctx: C): { token: boolean; send: Send }[] {
+  const seeded = seededCustomer(ctx);
+  const a = ctx.state.a!.token;
+  return [
+    ...(seeded ? [{ token: true, send: ((call, refusedOk) => seeded.send(ctx, 'orders', call, refusedOk)) as Send }] : []),
+    { token: true, send: (call) => call({ token: a }) },
+    { token: false, send: (call) => call({}) },
+  ];
 }
 
 /** The records of a customerByEmail result: one object or a list (AMB-GQL-06). */
@@ -164,12 +174,12 @@ export const queriesArea: AreaSpec<QueriesState> = {
         validateData(ctx, res, 'orders');
         ctx.state.orders = res;
         // A new customer has no orders: the entries themselves are seen on the customer the settings name.
-        const seeded = await seededToken(ctx);
+        const seeded = seededCustomer(ctx);
         if (!seeded)
           ctx.skip(
             `orders answered a list (${(v as unknown[]).length} entries) for a new customer, who has none to carry order_id, and document 3 has no operation that places one; set SFC_GQL_EMAIL and SFC_GQL_PASSWORD to a customer with orders`,
           );
-        const theirs = await op(ctx, 'orders', { start: 0, limit: 5 }, { token: seeded });
+        const theirs = await seeded.send(ctx, 'orders', (o) => op(ctx, 'orders', { start: 0, limit: 5 }, o));
         const list = accepted(ctx, theirs, 'orders');
         ctx.expect(
           Array.isArray(list),
@@ -209,12 +219,10 @@ export const queriesArea: AreaSpec<QueriesState> = {
       needs: ['a'],
       async run(ctx: C) {
         let seen = 0;
-        const seeded = await seededToken(ctx);
-        for (const token of [...(seeded ? [seeded] : []), ctx.state.a!.token, undefined]) {
-          const opts = token ? { token } : {};
+        for (const { token, send } of orderCallers(ctx)) {
           let most = 0;
           for (const limit of [1, 2]) {
-            const res = await op(ctx, 'orders', { start: 0, limit }, opts);
+            const res = await send((o) => op(ctx, 'orders', { start: 0, limit }, o));
             const list = orderList(res);
             if (!list) {
               if (token)
@@ -235,10 +243,9 @@ export const queriesArea: AreaSpec<QueriesState> = {
           // start and limit are both optional Int: limit 1 alone pages too. Sent where a page of 2 held
           // 2 entries, so that one too many shows; a refusal lists nothing, which keeps the bound.
           if (most < 2) continue;
-          const alone = await gql(ctx).runText(
-            'query orders($limit: Int!) { orders(limit: $limit) { order_id } }',
-            { limit: 1 },
-            opts,
+          const alone = await send(
+            (o) => gql(ctx).runText('query orders($limit: Int!) { orders(limit: $limit) { order_id } }', { limit: 1 }, o),
+            true,
           );
           const list = orderList(alone);
           if (!list)
@@ -262,14 +269,13 @@ export const queriesArea: AreaSpec<QueriesState> = {
         'start is an offset: (start 1, limit 1) is the second entry of (start 0, limit 2), pages of 2 are slices of one window, and the page after the window repeats none of it',
       needs: ['a'],
       async run(ctx: C) {
-        const seeded = await seededToken(ctx);
-        for (const token of [...(seeded ? [seeded] : []), ctx.state.a!.token, undefined]) {
-          const opts = token ? { token } : {};
-          const two = await op(ctx, 'orders', { start: 0, limit: 2 }, opts);
+        const seeded = seededCustomer(ctx);
+        for (const { send } of orderCallers(ctx)) {
+          const two = await send((o) => op(ctx, 'orders', { start: 0, limit: 2 }, o));
           const page = orderList(two);
           const second = page?.[1];
           if (!second) continue;
-          const next = await op(ctx, 'orders', { start: 1, limit: 1 }, opts);
+          const next = await send((o) => op(ctx, 'orders', { start: 1, limit: 1 }, o));
           const got = orderList(next)?.[0];
           ctx.expect(
             got && String(got.order_id) === String(second.order_id),
@@ -280,11 +286,11 @@ export const queriesArea: AreaSpec<QueriesState> = {
           // With limit 1 an offset and a page number (offset start x limit) agree: pages of 2 tell them
           // apart. Each page must be the slice [start, start + limit) of one window from start 0,
           // judged where the window holds that whole slice (small limits only, NS-GQL-09).
-          const wide = await op(ctx, 'orders', { start: 0, limit: 4 }, opts);
+          const wide = await send((o) => op(ctx, 'orders', { start: 0, limit: 4 }, o));
           const window = (orderList(wide) ?? []).map((o) => String(o.order_id));
           for (const start of [1, 2]) {
             if (window.length < start + 2) break;
-            const res = await op(ctx, 'orders', { start, limit: 2 }, opts);
+            const res = await send((o) => op(ctx, 'orders', { start, limit: 2 }, o));
             const page = (orderList(res) ?? []).map((o) => String(o.order_id));
             const want = window.slice(start, start + 2);
             ctx.expect(
@@ -298,7 +304,7 @@ export const queriesArea: AreaSpec<QueriesState> = {
           // the window. A resolver that fills a short last page (start moved back to count - limit)
           // repeats entries of the window.
           if (window.length > 0) {
-            const after = await op(ctx, 'orders', { start: window.length, limit: 4 }, opts);
+            const after = await send((o) => op(ctx, 'orders', { start: window.length, limit: 4 }, o), true);
             const why = refusal(after, 'orders');
             if (why) ctx.note(`orders(start ${window.length}, limit 4), the page after the window, was refused: ${why}`);
             const repeated = (orderList(after) ?? []).map((o) => String(o.order_id)).filter((id) => window.includes(id));

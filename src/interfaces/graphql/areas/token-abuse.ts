@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { type BadToken, forgedTokens, malformedTokens, resignedTokens } from '../../../checks/tokens.js';
-import type { GraphQLResult } from '../../../graphql/client.js';
+import type { GraphQLOptions, GraphQLResult } from '../../../graphql/client.js';
 import {
   accepted,
   addToCart,
@@ -9,13 +9,13 @@ import {
   emptyCart,
   expectSelection,
   gql,
-  login,
   newSession,
   op,
   productId,
   quantityOf,
   record,
   refusal,
+  SeededCustomer,
   short,
 } from '../client.js';
 import { expectEmptyCartTaken } from '../model-cart.js';
@@ -192,12 +192,11 @@ export const tokenAbuseArea: AreaSpec<TokState> = {
         if (why) ctx.fail(`customerByEmail of A's e-mail with B's token: ${why}`, lookup.exchange);
         // Document 3 places no orders: only a customer the target already holds orders for
         // (SFC_GQL_EMAIL / SFC_GQL_PASSWORD) makes this comparison bite; A otherwise has none.
-        const email = ctx.data('SFC_GQL_EMAIL');
-        const password = ctx.data('SFC_GQL_PASSWORD');
-        const owner = email && password ? (await login(ctx, { email, password, firstname: '', lastname: '' })).token : s.a.token;
+        const seeded = SeededCustomer.of(ctx);
         const ids = (res: GraphQLResult) =>
           (Array.isArray(res.data?.orders) ? res.data.orders : []).map((o) => String(record(o)?.order_id));
-        const theirs = await op(ctx, 'orders', { start: 0, limit: 100 }, { token: owner });
+        const list = (options: GraphQLOptions) => op(ctx, 'orders', { start: 0, limit: 100 }, options);
+        const theirs = seeded ? await seeded.send(ctx, 'orders', list) : await list({ token: s.a.token });
         const mine = await op(ctx, 'orders', { start: 0, limit: 100 }, o);
         const shared = ids(mine).filter((id) => ids(theirs).includes(id));
         if (shared.length > 0)
@@ -218,41 +217,47 @@ export const tokenAbuseArea: AreaSpec<TokState> = {
       async run(ctx: C) {
         const s = ctx.state as Required<TokState>;
         const client = gql(ctx);
-        const cases: [string, Promise<GraphQLResult>][] = [
-          [
-            'login',
-            client.runText(
-              'mutation login($email: String!, $password: String!) { login(email: $email, password: $password) { user_data { email } } }',
-              {
-                email: s.b.email,
-                password: s.b.password,
-              },
-            ),
-          ],
+        // B's login last, each answer awaited before the next is sent: whether a login ends the account's older
+        // tokens is not shown (token lifetime), so B's token is not sent after it (but by the teardown, whose
+        // answer is not judged).
+        const cases: [string, () => Promise<GraphQLResult>][] = [
           [
             'addProductToCart',
-            client.runText(
-              'mutation addProductToCart($input: CartProductInput!) { addProductToCart(input: $input) { total } }',
-              {
-                input: { product_id: s.product, quantity: 1, options: {} },
-              },
-              { token: s.b.token },
-            ),
+            () =>
+              client.runText(
+                'mutation addProductToCart($input: CartProductInput!) { addProductToCart(input: $input) { total } }',
+                {
+                  input: { product_id: s.product, quantity: 1, options: {} },
+                },
+                { token: s.b.token },
+              ),
           ],
           [
             'addCoupon',
-            client.runText(
-              'mutation addCoupon($code: ID!) { addCoupon(code: $code) { total } }',
-              {
-                code: ctx.data('SFC_GQL_COUPON') ?? 'SFC-ANY',
-              },
-              { token: s.b.token },
-            ),
+            () =>
+              client.runText(
+                'mutation addCoupon($code: ID!) { addCoupon(code: $code) { total } }',
+                {
+                  code: ctx.data('SFC_GQL_COUPON') ?? 'SFC-ANY',
+                },
+                { token: s.b.token },
+              ),
+          ],
+          [
+            'login',
+            () =>
+              client.runText(
+                'mutation login($email: String!, $password: String!) { login(email: $email, password: $password) { user_data { email } } }',
+                {
+                  email: s.b.email,
+                  password: s.b.password,
+                },
+              ),
           ],
         ];
         const refused: string[] = [];
-        for (const [field, pending] of cases) {
-          const res = await pending;
+        for (const [field, send] of cases) {
+          const res = await send();
           const why = refusal(res, field);
           if (why) {
             refused.push(`${field}: ${why}`); // judged by the scenario areas; here only what comes back
