@@ -1,5 +1,7 @@
+import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { propertiesArea } from '../../src/interfaces/rest-v1-network/areas/properties.js';
+import { runScratchDir } from '../../src/provisioning/scratch.js';
 import { type Reference, runCheck, startReference, testSettings } from './harness.js';
 
 // The same --seed sends the same generated requests: the network property "a withdrawal below
@@ -14,6 +16,18 @@ afterAll(async () => {
 });
 
 async function requestsOf(seed: number, runId: string): Promise<string[]> {
+  // A run's scratch folder (the areas' one login of SFC_NET_USERNAME) lives as long as the run, as the
+  // orchestrator keeps it: these fixed run ids must not meet what an earlier process left.
+  const clear = () => rmSync(runScratchDir(runId), { recursive: true, force: true });
+  clear();
+  try {
+    return await replay(seed, runId);
+  } finally {
+    clear();
+  }
+}
+
+async function replay(seed: number, runId: string): Promise<string[]> {
   const settings = testSettings(ref, 'rest-v1-network', seed, runId, 15);
   settings.data = { SFC_NET_USERNAME: 'netroot', SFC_NET_PASSWORD: 'Root-pass-2024' };
   const check = propertiesArea.checks.find((c) => c.id === 'NET-WD-04');

@@ -86,12 +86,19 @@ export const ROOT_WITHDRAWALS_LOCK = 'net-root-withdrawals';
  */
 export async function rootLogin(ctx: Ctx, username: string, password: string): Promise<Call & { token?: string }> {
   const file = join(runScratchDir(ctx.settings.runId), 'net-root-login.json');
-  // In the system's temporary folder: matched by a digest, and readable by the run's user only (the exchange holds the login).
-  const key = createHash('sha256').update(`${username}\0${password}`).digest('hex');
+  // In the system's temporary folder: matched by a digest of target and credentials (a scratch folder left by a
+  // run that was killed must not hand its token to another target), readable by the run's user only (the
+  // exchange holds the login).
+  const key = createHash('sha256').update(`${ctx.settings.networkApiRoot}\0${username}\0${password}`).digest('hex');
   return withRunLock(ctx.settings.runId, 'net-root-login', async () => {
     if (existsSync(file)) {
-      const kept = JSON.parse(readFileSync(file, 'utf8')) as { key: string; ex: Exchange };
-      if (kept.key === key) {
+      let kept: { key?: string; ex?: Exchange } = {};
+      try {
+        kept = JSON.parse(readFileSync(file, 'utf8')) as typeof kept;
+      } catch {
+        // A file cut short (a run killed while writing it) is no login: log in again.
+      }
+      if (kept.key === key && kept.ex) {
         const body = parse(kept.ex);
         return { ex: kept.ex, body, token: net(ctx).tokenOf(body) };
       }
