@@ -108,6 +108,16 @@ function registerInput(req: FaultRequest): Record<string, unknown> | undefined {
 }
 
 /** Stores a register's account under `email` as register's handler would: for the faults that keep an account it refused. */
+/** Register's firstname and lastname (variables) as a store of the vendor's would keep them. */
+function mapRegisterNames(req: FaultRequest, stored: (v: string) => string): void {
+  const input = variables(req)?.input;
+  if (!has(req, 'register') || !isObject(input)) return;
+  for (const field of ['firstname', 'lastname']) {
+    const v = input[field];
+    if (typeof v === 'string') input[field] = stored(v);
+  }
+}
+
 function insertCustomer(ctx: AppContext, input: Record<string, unknown>, email: string, hash: string): void {
   ctx.db
     .prepare(
@@ -681,14 +691,7 @@ export const graphqlFaults: Fault[] = [
     // The customer table keeps OpenCart's utf8 (3-byte) collation and the connection runs outside
     // strict mode: a firstname or lastname holding a character outside the BMP (an emoji, a CJK
     // extension ideograph) is stored cut at that character, and login and customerByEmail return it cut.
-    before(req) {
-      const input = variables(req)?.input;
-      if (!has(req, 'register') || !isObject(input)) return;
-      for (const field of ['firstname', 'lastname']) {
-        const v = input[field];
-        if (typeof v === 'string') input[field] = utf8mb3(v, 'cut');
-      }
-    },
+    before: (req) => mapRegisterNames(req, (v) => utf8mb3(v, 'cut')),
   },
   {
     id: 'GQL-EMAIL-LOWERCASED',
@@ -1214,14 +1217,7 @@ export const graphqlFaults: Fault[] = [
     // that its customer search compares one form: a firstname or lastname sent with a combining mark (U+0055 U+0308
     // for Ü, as macOS and some keyboards send it) is stored precomposed, and login and customerByEmail answer other
     // characters than were registered. Names already composed, and ASCII, read back as sent.
-    before(req) {
-      const input = variables(req)?.input;
-      if (!has(req, 'register') || !isObject(input)) return;
-      for (const field of ['firstname', 'lastname']) {
-        const v = input[field];
-        if (typeof v === 'string') input[field] = v.normalize('NFC');
-      }
-    },
+    before: (req) => mapRegisterNames(req, (v) => v.normalize('NFC')),
   },
   {
     id: 'GQL-LOGIN-ECHOES-EMAIL',
