@@ -3,6 +3,7 @@ import { errorMessages, GraphQLClient, type GraphQLOptions, type GraphQLResult, 
 import { operationBook, prepareUnchecked } from '../../graphql/documents.js';
 import { selectionIssues } from '../../graphql/selection.js';
 import type { TargetClient } from '../../http/client.js';
+import { sharedPerRun } from '../../provisioning/run-shared.js';
 
 /** Any area's context: the adapter reads settings, data and verbs, never an area's own state. */
 // biome-ignore lint/suspicious/noExplicitAny: the adapter serves areas of every state type and never touches state
@@ -330,13 +331,11 @@ export async function newSession(ctx: Ctx, awkward = false): Promise<Account & {
 
 /**
  * The customer the settings name (SFC_GQL_EMAIL / SFC_GQL_PASSWORD), the only one with orders (document 3
- * places none). The queries, properties and token-abuse areas each log it in, and areas run at the same
- * time: whether a login ends the customer's older tokens is not shown (token lifetime), so a token another
- * area's login has ended may be refused. `send` then logs in once more and sends again; the second answer
- * is the one judged.
+ * places none). The queries and properties areas both use it, at the same time: whether a login ends the
+ * customer's older tokens is not shown (token lifetime), so it is logged in once per run and that token
+ * shared (sharedPerRun), as the network shares its settings' account.
  */
 export class SeededCustomer {
-  private token: string | undefined;
   private constructor(
     private readonly email: string,
     private readonly password: string,
@@ -349,27 +348,22 @@ export class SeededCustomer {
     return email && password ? new SeededCustomer(email, password) : undefined;
   }
 
-  private async login(ctx: Ctx): Promise<string> {
-    this.token = (await login(ctx, { email: this.email, password: this.password, firstname: '', lastname: '' })).token;
-    return this.token;
+  /** The run's token of the customer; a refused login fails the check (login() judges it) and is not kept. */
+  private token(ctx: Ctx): Promise<string> {
+    return sharedPerRun(
+      ctx.settings.runId,
+      'gql-seeded-login',
+      [String(ctx.settings.baseUrl), this.email, this.password],
+      async () => {
+        const { token } = await login(ctx, { email: this.email, password: this.password, firstname: '', lastname: '' });
+        return { value: token, keep: typeof token === 'string' && token !== '' };
+      },
+    );
   }
 
-  /**
-   * `call` with the customer's token (logged in on first use). Where `refusedOk` is false (a refusal is not
-   * an answer the check expects), a refusal of `field` is sent again after a new login.
-   */
-  async send(
-    ctx: Ctx,
-    field: string,
-    call: (options: GraphQLOptions) => Promise<GraphQLResult>,
-    refusedOk = false,
-  ): Promise<GraphQLResult> {
-    const res = await call({ token: this.token ?? (await this.login(ctx)) });
-    if (refusedOk || !refusal(res, field)) return res;
-    ctx.note(
-      `the SFC_GQL_EMAIL customer's token was refused (${refusal(res, field)}); logged in again, as another area's login may have ended it`,
-    );
-    return call({ token: await this.login(ctx) });
+  /** `call` with the customer's token. */
+  async send(ctx: Ctx, call: (options: GraphQLOptions) => Promise<GraphQLResult>): Promise<GraphQLResult> {
+    return call({ token: await this.token(ctx) });
   }
 }
 

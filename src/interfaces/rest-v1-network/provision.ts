@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import type { CheckContext } from '../../checks/context.js';
-import type { Exchange } from '../../http/exchange.js';
-import { runScratchDir, withRunLock } from '../../provisioning/scratch.js';
+import { sharedPerRun } from '../../provisioning/run-shared.js';
 import { type Call, type Form, isObject, type Json, net, parse } from './client.js';
 import { described } from './expect.js';
 import { isReserved, reserveChildren } from './reservations.js';
@@ -85,28 +82,17 @@ export const ROOT_WITHDRAWALS_LOCK = 'net-root-withdrawals';
  * area tries again, as each did before); its call is returned for the caller to judge.
  */
 export async function rootLogin(ctx: Ctx, username: string, password: string): Promise<Call & { token?: string }> {
-  const file = join(runScratchDir(ctx.settings.runId), 'net-root-login.json');
-  // In the system's temporary folder: matched by a digest of target and credentials (a scratch folder left by a
-  // run that was killed must not hand its token to another target), readable by the run's user only (the
-  // exchange holds the login).
-  const key = createHash('sha256').update(`${ctx.settings.networkApiRoot}\0${username}\0${password}`).digest('hex');
-  return withRunLock(ctx.settings.runId, 'net-root-login', async () => {
-    if (existsSync(file)) {
-      let kept: { key?: string; ex?: Exchange } = {};
-      try {
-        kept = JSON.parse(readFileSync(file, 'utf8')) as typeof kept;
-      } catch {
-        // A file cut short (a run killed while writing it) is no login: log in again.
-      }
-      if (kept.key === key && kept.ex) {
-        const body = parse(kept.ex);
-        return { ex: kept.ex, body, token: net(ctx).tokenOf(body) };
-      }
-    }
-    const call = await net(ctx).login(username, password);
-    if (call.token) writeFileSync(file, JSON.stringify({ key, ex: call.ex }), { mode: 0o600 });
-    return call;
-  });
+  const ex = await sharedPerRun(
+    ctx.settings.runId,
+    'net-root-login',
+    [String(ctx.settings.networkApiRoot), username, password],
+    async () => {
+      const call = await net(ctx).login(username, password);
+      return { value: call.ex, keep: Boolean(call.token) };
+    },
+  );
+  const body = parse(ex);
+  return { ex, body, token: net(ctx).tokenOf(body) };
 }
 
 /** The SFC_NET_USERNAME account, logged in (the run's one login); skips the check when the data or the login is missing. */

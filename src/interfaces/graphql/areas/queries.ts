@@ -37,14 +37,14 @@ function seededCustomer(ctx: C): SeededCustomer | null {
   return ctx.state.seeded;
 }
 
-type Send = (call: (options: GraphQLOptions) => Promise<GraphQLResult>, refusedOk?: boolean) => Promise<GraphQLResult>;
+type Send = (call: (options: GraphQLOptions) => Promise<GraphQLResult>) => Promise<GraphQLResult>;
 
 /** The callers of orders: the settings' customer (when named), customer A, and no token. */
 function orderCallers(ctx: C): { token: boolean; send: Send }[] {
   const seeded = seededCustomer(ctx);
   const a = ctx.state.a!.token;
   return [
-    ...(seeded ? [{ token: true, send: ((call, refusedOk) => seeded.send(ctx, 'orders', call, refusedOk)) as Send }] : []),
+    ...(seeded ? [{ token: true, send: (call: Parameters<Send>[0]) => seeded.send(ctx, call) }] : []),
     { token: true, send: (call) => call({ token: a }) },
     { token: false, send: (call) => call({}) },
   ];
@@ -179,7 +179,7 @@ export const queriesArea: AreaSpec<QueriesState> = {
           ctx.skip(
             `orders answered a list (${(v as unknown[]).length} entries) for a new customer, who has none to carry order_id, and document 3 has no operation that places one; set SFC_GQL_EMAIL and SFC_GQL_PASSWORD to a customer with orders`,
           );
-        const theirs = await seeded.send(ctx, 'orders', (o) => op(ctx, 'orders', { start: 0, limit: 5 }, o));
+        const theirs = await seeded.send(ctx, (o) => op(ctx, 'orders', { start: 0, limit: 5 }, o));
         const list = accepted(ctx, theirs, 'orders');
         ctx.expect(
           Array.isArray(list),
@@ -243,9 +243,8 @@ export const queriesArea: AreaSpec<QueriesState> = {
           // start and limit are both optional Int: limit 1 alone pages too. Sent where a page of 2 held
           // 2 entries, so that one too many shows; a refusal lists nothing, which keeps the bound.
           if (most < 2) continue;
-          const alone = await send(
-            (o) => gql(ctx).runText('query orders($limit: Int!) { orders(limit: $limit) { order_id } }', { limit: 1 }, o),
-            true,
+          const alone = await send((o) =>
+            gql(ctx).runText('query orders($limit: Int!) { orders(limit: $limit) { order_id } }', { limit: 1 }, o),
           );
           const list = orderList(alone);
           if (!list)
@@ -304,7 +303,7 @@ export const queriesArea: AreaSpec<QueriesState> = {
           // the window. A resolver that fills a short last page (start moved back to count - limit)
           // repeats entries of the window.
           if (window.length > 0) {
-            const after = await send((o) => op(ctx, 'orders', { start: window.length, limit: 4 }, o), true);
+            const after = await send((o) => op(ctx, 'orders', { start: window.length, limit: 4 }, o));
             const why = refusal(after, 'orders');
             if (why) ctx.note(`orders(start ${window.length}, limit 4), the page after the window, was refused: ${why}`);
             const repeated = (orderList(after) ?? []).map((o) => String(o.order_id)).filter((id) => window.includes(id));

@@ -196,7 +196,7 @@ export const tokenAbuseArea: AreaSpec<TokState> = {
         const ids = (res: GraphQLResult) =>
           (Array.isArray(res.data?.orders) ? res.data.orders : []).map((o) => String(record(o)?.order_id));
         const list = (options: GraphQLOptions) => op(ctx, 'orders', { start: 0, limit: 100 }, options);
-        const theirs = seeded ? await seeded.send(ctx, 'orders', list) : await list({ token: s.a.token });
+        const theirs = seeded ? await seeded.send(ctx, list) : await list({ token: s.a.token });
         const mine = await op(ctx, 'orders', { start: 0, limit: 100 }, o);
         const shared = ids(mine).filter((id) => ids(theirs).includes(id));
         if (shared.length > 0)
