@@ -4,6 +4,7 @@ import { tokenOf } from '../rest-route/core.js';
 import {
   AnswerCache,
   bcryptInput,
+  dateFromGmt,
   htmlspecialchars,
   InFlight,
   isNumeric,
@@ -11,6 +12,7 @@ import {
   likeRegex,
   pause,
   rawurldecode,
+  SITE_OFFSET_MINUTES,
   stripLow,
   urldecode,
   utf8mb3,
@@ -193,6 +195,9 @@ const BCRYPT_SET = new WeakMap<object, Map<number, string>>();
 const UNCHECKED_PHONE = new WeakMap<object, string>();
 /** RR-ADDRESS-ZONE-NUMERIC-ONLY: the zone_id an add or edit sent, which names no region of its country. */
 const UNCHECKED_ZONE = new WeakMap<object, number>();
+
+/** RR-FORGOTTEN-PENDING-OTP-STRING: the code a POST forgotten found pending, as the reset table holds it. */
+const PENDING_CODE = new WeakMap<object, { customerId: number; otp: number; expiresAt: number }>();
 
 /** RR-ADDRESS-EDIT-REGION-CHECKED-LAST: whether a refusal names error_zone and no other rule. */
 const onlyZoneRefused = (res: FaultResponse): boolean => {
@@ -1110,6 +1115,65 @@ export const restRouteFaults: Fault[] = [
         const v = body[key];
         if (typeof v === 'string') body[key] = stripLow(v);
       }
+    },
+  },
+  {
+    id: 'RR-FORGOTTEN-PENDING-OTP-STRING',
+    iface: 'rest-route',
+    // The module mails a new code only when none is pending (a customer who asks twice is to find the
+    // first mail's code still good): otherwise it answers the pending code as the reset table gives it
+    // back, a string (mysqli reads every column as one), where a fresh code from mt_rand() is an
+    // integer. The first POST forgotten answers otp 482913, a second one before the update "482913".
+    async before(req, ctx) {
+      if (req.endpoint !== 'account/forgotten' || req.method !== 'POST') return;
+      const customerId = await tokenCustomer(req, ctx);
+      if (customerId === undefined) return;
+      const pending = ctx.db
+        .prepare('SELECT otp, expires_at FROM rr_password_reset WHERE customer_id = ? AND expires_at >= ?')
+        .get(customerId, Date.now()) as { otp: number; expires_at: number } | undefined;
+      if (pending) PENDING_CODE.set(req.raw, { customerId, otp: pending.otp, expiresAt: pending.expires_at });
+    },
+    after(res, req, ctx) {
+      const pending = PENDING_CODE.get(req.raw);
+      const d = data(res);
+      if (!pending || !ok(res) || !d) return;
+      // The handler issued a new code: the pending one stays, and is what the answer names.
+      ctx.db
+        .prepare('UPDATE rr_password_reset SET otp = ?, expires_at = ? WHERE customer_id = ?')
+        .run(pending.otp, pending.expiresAt, pending.customerId);
+      d.otp = String(pending.otp);
+    },
+  },
+  {
+    id: 'RR-PASSWORD-UPDATE-CLEARS-NAMES',
+    iface: 'rest-route',
+    // The update (row 14) saves through the platform's editCustomer($customer_id, $this->request->post)
+    // before editPassword(), and its body carries only email and password: firstname, lastname and
+    // telephone are written empty (the notices of the missing keys suppressed). The password changes,
+    // and every later login answers the account with its names empty.
+    after(res, req, ctx) {
+      if (req.endpoint !== 'account/forgotten/updatepassword' || req.method !== 'POST' || !ok(res)) return;
+      const body = isObject(req.raw.body) ? req.raw.body : {};
+      const missing = ['firstname', 'lastname', 'telephone'].filter((k) => typeof body[k] !== 'string');
+      if (typeof body.email !== 'string' || missing.length === 0) return;
+      ctx.db
+        .prepare(`UPDATE rr_customer SET ${missing.map((k) => `${k} = ''`).join(', ')} WHERE lower(email) = lower(?)`)
+        .run(body.email.trim());
+    },
+  },
+  {
+    id: 'RR-REGISTER-DATE-ADDED-UTC',
+    iface: 'rest-route',
+    // Register answers the form it inserted, with date_added from PHP's date('Y-m-d H:i:s') (the server's
+    // zone, UTC), while the row took MySQL's NOW() in the store's zone (+05:30): the same account's
+    // date_added, the time it was created, reads 5 h 30 min later in every login than in its register answer.
+    after(res, req, ctx) {
+      const d = data(res);
+      if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
+      if (typeof d.date_added !== 'string') return;
+      ctx.db
+        .prepare('UPDATE rr_customer SET date_added = ? WHERE customer_id = ?')
+        .run(dateFromGmt(d.date_added, SITE_OFFSET_MINUTES), Number(d.customer_id));
     },
   },
 ];

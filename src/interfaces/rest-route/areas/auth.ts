@@ -1,5 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import type { Exchange } from '../../../http/exchange.js';
 import {
   type Account,
   freshFields,
@@ -36,6 +37,8 @@ interface AuthState {
   accepted: HeaderMode[];
   loginField: LoginField;
   loginBody: Record<string, unknown>;
+  /** RR-LOGIN-02's accepted login, whose body loginBody is. */
+  loginExchange: Exchange;
   loginSession: Session;
 }
 
@@ -239,6 +242,7 @@ export const authArea: AreaSpec<AuthState> = {
         const body = bodyOf(ex) ?? {};
         ctx.state.loginField = probe.field;
         ctx.state.loginBody = body;
+        ctx.state.loginExchange = ex;
         if (typeof body.token === 'string' && body.token !== '')
           ctx.state.loginSession = { token: body.token, header: session.header };
         envelope(ctx, ex, 'account-login.post');
@@ -265,6 +269,27 @@ export const authArea: AreaSpec<AuthState> = {
             d[k] === account.fields[k],
             `expected data.${k} ${JSON.stringify(account.fields[k])}, got ${JSON.stringify(d[k])}`,
           );
+      },
+    },
+    {
+      // The login's Customer was compared with the register fields sent, never with the register answer,
+      // so a module that answers register with a date_added of another time zone than it stores (the
+      // answer's PHP date() in UTC, the row's NOW() in the store's zone) showed nowhere. Part 2: register
+      // returns the Customer "with extras"; login, of the same account, answers the same record.
+      id: 'RR-LOGIN-09',
+      title: 'login answers customer_id, customer_group_id and date_added as register answered them',
+      needs: ['loginBody', 'account'],
+      run: async (ctx: C) => {
+        const { account, loginBody } = ctx.state as AuthState;
+        const d = asRecord(loginBody.data) ?? {};
+        // Their types are RR-LOGIN-02's and RR-REG-02's to judge: here the values.
+        const differ = ['customer_id', 'customer_group_id', 'date_added'].filter((k) => String(d[k]) !== String(account.data[k]));
+        ctx.expect(
+          differ.length === 0,
+          `the login of ${account.fields.email} answers ${differ.map((k) => `${k} ${JSON.stringify(d[k])}`).join(', ')}; its register answered ${differ.map((k) => `${k} ${JSON.stringify(account.data[k])}`).join(', ')}`,
+          account.exchange,
+          ...(ctx.state.loginExchange ? [ctx.state.loginExchange] : []),
+        );
       },
     },
     {
