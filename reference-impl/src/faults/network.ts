@@ -912,6 +912,52 @@ function jsonPhoneEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): 
   ctx.db.prepare('UPDATE net_users SET phone = ? WHERE ID = ?').run(phone, Number(body.user.ID));
 }
 
+/** Register bodies sent as JSON whose phone came as a JSON number: the refusal rest_validate_request_arg() gives. */
+const NUMBER_PHONES = new WeakSet<FaultRequest>();
+
+/**
+ * Register declares its arguments for register_rest_route() with 'type' => 'string' for every field, the phone
+ * too: WordPress validates a JSON body's values by their JSON type and coerces none to a string, so a phone sent
+ * as the integer the document gives (1234567890) is refused, "net_user[phone] is not of type string.", before
+ * the handler runs; the same digits as a string, or any form body (whose values are all strings), pass.
+ */
+function numberPhoneBegins(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'net_user', 'phone');
+  const json = String(req.raw.headers['content-type'] ?? '').includes('application/json');
+  if (!json || typeof field.value !== 'number') return;
+  // The reference's handler is to refuse it without a write: a phone no rule takes.
+  field.set('not a phone');
+  NUMBER_PHONES.add(req);
+}
+
+function numberPhoneEnds(res: FaultResponse, req: FaultRequest): void {
+  if (!NUMBER_PHONES.has(req) || !isObject(res.body)) return;
+  res.body = {
+    status: false,
+    errors: { 'net_user[phone]': 'net_user[phone] is not of type string.' },
+    message: 'Invalid parameter(s): net_user[phone]',
+  };
+}
+
+/**
+ * withdrawal_request remembers the bank the request goes to with $wpdb->replace() on the bank details table,
+ * naming only the columns it read (user_key, bank_name, account_number) and the date: REPLACE deletes the row
+ * and inserts one with those columns, so account_holder, branch, ifsc_code and contact_number of the member's
+ * saved bank details are emptied by every accepted withdrawal.
+ */
+async function withdrawalReplacesBank(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  if (!isObject(res.body) || res.body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return;
+  ctx.db
+    .prepare(
+      `UPDATE net_bank_details SET account_holder = '', branch = '', ifsc_code = '', contact_number = '', insert_date = ?
+       WHERE user_key = ?`,
+    )
+    .run(now(), key);
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1368,6 +1414,36 @@ export const networkFaults: Fault[] = [
     },
     after(res, req, ctx) {
       if (req.endpoint === '/auth/register') jsonPhoneEnds(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-JSON-PHONE-STRING-TYPED',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (req.endpoint === '/auth/register') numberPhoneBegins(req);
+    },
+    after(res, req) {
+      if (req.endpoint === '/auth/register') numberPhoneEnds(res, req);
+    },
+  },
+  {
+    id: 'NET-WD-REPLACES-BANK-DETAILS',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (req.endpoint === '/withdrawal_request') await withdrawalReplacesBank(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-NAMES-NFC',
+    iface: 'rest-v1-network',
+    // register runs first_name and last_name through Normalizer::normalize(FORM_C) before storing them: a name
+    // sent decomposed (U+0065 U+0308) is stored, and answered by login, precomposed (U+00EB).
+    before(req) {
+      if (req.endpoint !== '/auth/register') return;
+      for (const name of ['first_name', 'last_name']) {
+        const field = bodyField(req.raw.body, name);
+        if (typeof field.value === 'string') field.set(field.value.normalize('NFC'));
+      }
     },
   },
 ];

@@ -52,6 +52,12 @@ export class FreshAccounts {
     this.slots.shift();
   }
 
+  /** The slot of the last `peek` now holds `username`, registered there as meant: its two positions are free. */
+  took(username: string): void {
+    this.slots.shift();
+    this.slots.push({ parent: username, position: 'left' }, { parent: username, position: 'right' });
+  }
+
   /** A sponsor name for registrations: the first account made. */
   async sponsorName(): Promise<string> {
     if (!this.sponsor) await this.next();

@@ -16,7 +16,7 @@ type Ctx = CheckContext<BankState>;
 
 const FIELDS = ['account_holder_name', 'account_number', 'bank_name', 'branch', 'ifsc_code', 'contact_number'] as const;
 
-function bankForm(label: string): Form {
+export function bankForm(label: string): Form {
   // Integers where the document says integer, derived from the run-unique label (no clock, no randomness).
   const hash = createHash('sha256').update(label).digest();
   const digits = String(hash.readUInt32BE(0) % 1_000_000_000).padStart(9, '1');
@@ -33,7 +33,7 @@ function bankForm(label: string): Form {
 }
 
 /** The bank record a save of `form` reads back as (the input's account_holder_name is the record's account_holder). */
-const readBack = (form: Form) => ({
+export const readBack = (form: Form) => ({
   account_holder: form.account_holder_name,
   account_number: form.account_number,
   bank_name: form.bank_name,

@@ -57,17 +57,18 @@ async function registerWith(ctx: Ctx, overrides: Record<string, string>): Promis
  * A register body valid in every field but the ones given, at a free slot, sent url-encoded or as JSON (the
  * net_user fields nested, as a JSON body carries them): the body forms besides the samples' multipart, which a
  * target may read through another path than its form fields. A target that reads no such body refuses it.
+ * A number among the overrides goes as a JSON number in a JSON body (a form carries its digits).
  */
-async function registerBodyAs(ctx: Ctx, overrides: Record<string, string>, as: 'urlencoded' | 'json'): Promise<Call> {
+async function registerBodyAs(ctx: Ctx, overrides: Record<string, string | number>, as: 'urlencoded' | 'json'): Promise<Call> {
   const slot = await fresh(ctx).peek();
   const form = registerForm(
     ctx,
     { sponsor: await fresh(ctx).sponsorName(), parent: slot.parent, position: slot.position },
-    overrides,
+    Object.fromEntries(Object.entries(overrides).map(([k, v]) => [k, String(v)])),
   );
   const nested: Record<string, unknown> = {};
   const netUser: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(form)) {
+  for (const [k, v] of Object.entries({ ...form, ...overrides })) {
     const m = /^net_user\[(\w+)\]$/.exec(k);
     if (m) netUser[m[1] as string] = v;
     else nested[k] = v;
@@ -75,7 +76,15 @@ async function registerBodyAs(ctx: Ctx, overrides: Record<string, string>, as: '
   const body = as === 'json' ? { json: { ...nested, net_user: netUser } } : { urlencoded: form };
   const ex = await ctx.http.send({ method: 'POST', url: net(ctx).url('/auth/register'), ...body });
   const call: Call = { ex, body: parse(ex) };
-  if (call.body.status === true) fresh(ctx).drop();
+  // Accepted, the account holds the slot and brings its own two, under the name the target stored (a
+  // target may trim or drop what it was sent).
+  if (call.body.status === true) {
+    const member = isObject(call.body.net_user) ? call.body.net_user.user_name : undefined;
+    const login = isObject(call.body.user) ? call.body.user.user_login : undefined;
+    const stored = [member, login].find((v) => typeof v === 'string' && v !== '');
+    if (typeof stored === 'string') fresh(ctx).took(stored);
+    else fresh(ctx).drop();
+  }
   return call;
 }
 
@@ -184,6 +193,29 @@ export const propertiesArea: AreaSpec<PropState> = {
           ctx,
           await registerBodyAs(ctx, { 'net_user[phone]': p }, 'json'),
           `register with phone ${JSON.stringify(p)} (a JSON body)`,
+        );
+      },
+    },
+    {
+      id: 'NET-REG-01',
+      title:
+        'a phone of 10 digits as a JSON number, in a JSON body: accepted wherever the same body with the phone as a string is',
+      needs: ['fresh'],
+      async run(ctx: Ctx) {
+        // The register row types net_user[phone] as an integer: a JSON body may carry it as one. The samples send
+        // multipart, so a target may refuse JSON bodies whole; only a refusal the phone as a string does not get
+        // is a failure (a second register, at a fresh slot, only then).
+        const p = Number(ctx.names.phone());
+        const asNumber = await registerBodyAs(ctx, { 'net_user[phone]': p }, 'json');
+        envelope(ctx, asNumber, `register with net_user.phone ${p} (a JSON number)`);
+        if (asNumber.body.status === true) return;
+        const asString = await registerBodyAs(ctx, { 'net_user[phone]': String(p) }, 'json');
+        if (asString.body.status !== true)
+          ctx.skip(`the target refuses this JSON register body with the phone as a string too (${described(asString)})`);
+        ctx.fail(
+          `register with net_user.phone ${p} as a JSON number was refused (${described(asNumber)}), the same body with "${p}" accepted: the document types the phone as an integer`,
+          asNumber.ex,
+          asString.ex,
         );
       },
     },

@@ -39,8 +39,16 @@ interface TreeState {
 type Ctx = CheckContext<TreeState>;
 const A = (ctx: Ctx) => ctx.state.a as Account;
 
-/** C's names, as names are written: a login that escapes them for HTML answers &amp; and &#039;. */
-const C_NAMES = { first_name: 'Ann & Jo', last_name: "O'Neil" };
+/**
+ * C's names, as names are written: a login that escapes them for HTML answers &amp; and &#039;. Zoë's ë is
+ * written decomposed (e and a combining diaeresis, NFD, as some systems write it): a store that normalises
+ * to NFC answers another character.
+ */
+const C_NAMES = { first_name: 'Ann & Zoe\u0308', last_name: "O'Neil" };
+
+/** JSON with every character past ASCII as \uXXXX: a precomposed and a decomposed letter print alike. */
+const escaped = (v: unknown) =>
+  JSON.stringify(v).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 
 /** A register body placed under A (sponsor and parent A) at `position`. */
 const underA = (ctx: Ctx, position: string, overrides: Record<string, string | undefined> = {}) =>
@@ -239,7 +247,7 @@ export const registrationArea: AreaSpec<TreeState> = {
       async run(ctx: Ctx) {
         // C's password holds a tag, a percent-encoded octet, a run of spaces and a backslash, and its
         // username capitals (letters and digits still): NET-AUTH-01 logs in with both.
-        // Its names hold an ampersand and an apostrophe, which NET-AUTH-09 expects back from that login.
+        // Its names hold an ampersand, an apostrophe and a combining mark, which NET-AUTH-09 expects back from that login.
         // And it runs past 72 bytes of UTF-8 in accented letters (fewer characters than bytes), where bcrypt
         // stops reading: NET-AUTH-03 changes only its tail.
         const password = longPassword(`${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp `);
@@ -297,7 +305,8 @@ export const registrationArea: AreaSpec<TreeState> = {
     },
     {
       id: 'NET-AUTH-09',
-      title: "C's login answers the names C registered with (an ampersand and an apostrophe), not HTML-escaped",
+      title:
+        "C's login answers the names C registered with (an ampersand, an apostrophe, a combining mark), not HTML-escaped or normalised",
       needs: ['cLogin'],
       async run(ctx: Ctx) {
         const call = ctx.state.cLogin as Call;
@@ -306,7 +315,7 @@ export const registrationArea: AreaSpec<TreeState> = {
         const got = { first_name: user.first_name, last_name: user.last_name };
         ctx.expect(
           got.first_name === C_NAMES.first_name && got.last_name === C_NAMES.last_name,
-          `login as C: expected the names registered, ${JSON.stringify(C_NAMES)}, got ${JSON.stringify(got)}`,
+          `login as C: expected the names registered, ${escaped(C_NAMES)}, got ${escaped(got)}`,
           (ctx.state.c as Account).call.ex,
           call.ex,
         );

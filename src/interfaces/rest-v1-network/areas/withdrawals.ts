@@ -1,9 +1,10 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { withRunLock } from '../../../provisioning/scratch.js';
-import { type Call, isObject, type Json, net } from '../client.js';
+import { type Call, type Form, isObject, type Json, net } from '../client.js';
 import { conforms, described, envelope, noServerErrorCheck, num, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, ROOT_WITHDRAWALS_LOCK, rootAccount } from '../provision.js';
+import { bankForm, readBack } from './bank-details.js';
 
 /** Withdrawals of SFC_NET_USERNAME: the info and limits, a request inside them, and the refusals outside. */
 interface WithdrawalState {
@@ -16,6 +17,10 @@ interface WithdrawalState {
   max: number;
   balance: number;
   requested: number;
+  /** Bank details saved just before the accepted request, and GET /bank_details just after it (NET-BANK-04). */
+  bankSaved: Form;
+  bankSave: Call;
+  bankAfter: Call;
 }
 
 type Ctx = CheckContext<WithdrawalState>;
@@ -174,6 +179,11 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
           ctx.settings.runId,
           ROOT_WITHDRAWALS_LOCK,
           async () => {
+            // A withdrawal pays to the bank details: a request that writes back what it read of them (REPLACE of
+            // a few columns) empties the rest. Saved here, read after (NET-BANK-04): the other areas' saves with
+            // this account's token lack required fields, and the lock keeps other withdrawals out.
+            const bank = bankForm(ctx.names.label('wdbank'));
+            const save = await net(ctx).post('/bank_details_save', { token: token(ctx), form: bank });
             const beforeRequest = await net(ctx).get('/withdrawal', { token: token(ctx) });
             const call = await request(ctx, { amount: money(amount) });
             succeeded(ctx, call, `withdrawal_request of ${money(amount)} (limits ${min}..${max}, balance ${balance})`);
@@ -181,6 +191,9 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
             ctx.state.beforeRequest = beforeRequest;
             ctx.state.after = await net(ctx).get('/withdrawal', { token: token(ctx) });
             ctx.state.requested = amount;
+            ctx.state.bankSave = save;
+            ctx.state.bankSaved = bank;
+            if (save.body.status === true) ctx.state.bankAfter = await net(ctx).get('/bank_details', { token: token(ctx) });
           },
           { onGiveUp: (m) => ctx.note(m) },
         );
@@ -242,6 +255,25 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
           `after a withdrawal request of ${money(ctx.state.requested as number)}, total_balance went from ${JSON.stringify(rec(before.body.withdrawal_info).total_balance)} to ${JSON.stringify(rec(after.body.withdrawal_info).total_balance)}`,
           before.ex,
           after.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-BANK-04',
+      title: "bank details saved just before NET-WD-03's withdrawal request read back as saved after it",
+      needs: ['requested', 'bankSave'],
+      async run(ctx: Ctx) {
+        const saved = ctx.state.bankSaved as Form;
+        const call = ctx.state.bankAfter;
+        if (!call) ctx.skip(`the bank details save before the request was refused: ${described(ctx.state.bankSave as Call)}`);
+        succeeded(ctx, call, 'bank_details after a withdrawal request');
+        const want = readBack(saved);
+        const rows = Array.isArray(call.body.bank_details) ? call.body.bank_details.filter(isObject) : [];
+        ctx.expect(
+          rows.some((r) => Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v))),
+          `bank details saved before a withdrawal request of ${money(ctx.state.requested as number)}: expected ${JSON.stringify(want)} after it, got ${JSON.stringify(call.body.bank_details)}`,
+          (ctx.state.bankSave as Call).ex,
+          call.ex,
         );
       },
     },
