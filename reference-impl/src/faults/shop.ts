@@ -1,9 +1,10 @@
 import type { AppContext } from '../context.js';
 import { bodyOf, int, str } from '../http/body.js';
 import { hashPassword } from '../passwords.js';
+import { cartTotals } from '../shop/cart.js';
 import { PAGE_SIZE } from '../shop/catalog.js';
-import { currencyCode, identify, money, now, type ShopUser } from '../shop/common.js';
-import { cartLines } from '../shop/pricing.js';
+import { currencyCode, identify, money, now, params, type ShopUser } from '../shop/common.js';
+import { cartLines, couponCodes, priceCart } from '../shop/pricing.js';
 import {
   AnswerCache,
   bcryptInput,
@@ -1051,6 +1052,72 @@ export const shopFaults: Fault[] = [
           "UPDATE shop_orders SET billing = json_set(billing, '$.phone', ?) WHERE id = (SELECT MAX(id) FROM shop_orders WHERE user_id = ?)",
         )
         .run(phone, user.id);
+    },
+  },
+  {
+    id: 'SHOP-ORDERS-COUNTRY-FROM-CUSTOMER',
+    iface: 'rest-v1-shop',
+    // The order summary reads billing_country from the customer ($customer->get_billing_country()), not from the order:
+    // checkout saves the billing address to the customer, so every order of the account is listed with the country of
+    // its latest order. An account whose orders all share one country reads as before.
+    async after(res, req, ctx) {
+      if ((req.endpoint !== '/orders' && req.endpoint !== '/order/create') || !isObject(res.body)) return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const latest = ctx.db.prepare('SELECT billing FROM shop_orders WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(user.id) as
+        | { billing: string }
+        | undefined;
+      const country = latest ? (JSON.parse(latest.billing) as { country?: unknown }).country : undefined;
+      if (typeof country !== 'string') return;
+      eachObject(res.body.data, (o) => {
+        if ('order_id' in o && typeof o.billing_country === 'string') o.billing_country = country;
+      });
+    },
+  },
+  {
+    id: 'SHOP-USERNAME-LOWERCASED',
+    iface: 'rest-v1-shop',
+    // register stores the username as strtolower(sanitize_user($username)), so that "Ann" and "ann" cannot both exist:
+    // a username with capitals is stored, and answered as user_login at register and login, in lower case. Login by
+    // the name as registered still works (the user table's collation ignores case); an all lower-case name reads as before.
+    before(req) {
+      if (req.endpoint !== '/auth/register' || req.method !== 'POST') return;
+      const field = bodyField(req.raw.body, 'username');
+      if (typeof field.value === 'string') field.set(field.value.toLowerCase());
+    },
+  },
+  {
+    id: 'SHOP-CART-REGULAR-PRICE',
+    iface: 'rest-v1-shop',
+    // GET /cart builds its lines from the product's regular price ($product->get_regular_price()) instead of its active
+    // price (get_price()): a product on sale is listed in the cart at its regular price, product_price, line subtotals
+    // and cart_totals alike, while the listing shows the sale price and the order, priced by WooCommerce, charges it.
+    // A cart without a product on sale reads as before.
+    async after(res, req, ctx) {
+      if (!isCart(req) || !isObject(res.body) || !isObject(res.body.data) || !Array.isArray(res.body.data.cart_items)) return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const { codes, malformed } = couponCodes(params(req.raw, {}));
+      const regular = ctx.db.prepare('SELECT regular_cents FROM shop_products WHERE id = ? AND sale_cents IS NOT NULL');
+      let onSale = false;
+      const lines = cartLines(ctx.db, user.id).map((l) => {
+        const row = regular.get(l.product_id) as { regular_cents: number } | undefined;
+        if (!row) return l;
+        onSale = true;
+        return { ...l, unit_cents: row.regular_cents };
+      });
+      if (!onSale || malformed) return;
+      const priced = priceCart(ctx.db, lines, codes);
+      const data = res.body.data;
+      for (const item of data.cart_items as unknown[]) {
+        const line = isObject(item) ? priced.lines.find((l) => l.item_key === item.key) : undefined;
+        if (!line || !isObject(item)) continue;
+        item.product_price = money(line.unit_cents);
+        item.line_subtotal = line.subtotal_cents / 100;
+        item.line_total = line.total_cents / 100;
+      }
+      data.cart_totals = cartTotals(priced);
+      data.coupon_discount_totals = Object.fromEntries(Object.entries(priced.discounts).map(([c, d]) => [c, d / 100]));
     },
   },
 ];

@@ -72,7 +72,7 @@ export interface Registered {
  */
 export async function register(
   ctx: Ctx,
-  names: Partial<Pick<Account, 'first_name' | 'last_name' | 'password'>> = {},
+  names: Partial<Pick<Account, 'username' | 'first_name' | 'last_name' | 'password'>> = {},
   keep?: (r: Registered) => void,
 ): Promise<Registered> {
   const form = { ...newAccountForm(ctx), ...names };
@@ -136,14 +136,15 @@ export async function readCart(
 
 /**
  * A product that the target lets into a cart: simple products of the first listing pages first
- * (variable ones need a variation the document does not describe), tried with add-item until one
- * is accepted. The product is then in the token's cart with `quantity`.
+ * (variable ones need a variation the document does not describe), those `prefer` picks before the
+ * others, tried with add-item until one is accepted. The product is then in the token's cart with `quantity`.
  */
 export async function addPurchasable(
   ctx: Ctx,
   token: string,
   quantity: number,
   exclude: number[] = [],
+  prefer: (p: ProductSummary) => boolean = () => false,
 ): Promise<{ product: ProductSummary; ex: Exchange; body: Envelope }> {
   const candidates: ProductSummary[] = [];
   for (let page = 1; page <= 3 && candidates.length < 40; page++) {
@@ -152,7 +153,8 @@ export async function addPurchasable(
     candidates.push(...(data?.products ?? []));
     if (!data?.total_pages || page >= data.total_pages) break;
   }
-  const ordered = [...candidates.filter((p) => p.type === 'simple'), ...candidates.filter((p) => p.type !== 'simple')].filter(
+  const simpleFirst = [...candidates.filter((p) => p.type === 'simple'), ...candidates.filter((p) => p.type !== 'simple')];
+  const ordered = [...simpleFirst.filter(prefer), ...simpleFirst.filter((p) => !prefer(p))].filter(
     (p) => typeof p.id === 'number' && !exclude.includes(p.id),
   );
   if (ordered.length === 0) ctx.skip('the product listing gave no product to add to a cart');
@@ -165,6 +167,13 @@ export async function addPurchasable(
     }
   }
   ctx.skip(`none of the first ${Math.min(12, ordered.length)} listed products could be added to a cart (out of stock?)`);
+}
+
+/** A product the listing shows on sale: a sale_price below its regular_price. */
+export function onSale(p: ProductSummary): boolean {
+  const sale = num(p.sale_price);
+  const regular = num(p.regular_price);
+  return sale !== undefined && regular !== undefined && sale < regular;
 }
 
 /** A decimal of the document (number or numeric string); undefined when it is not one. */

@@ -82,7 +82,8 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'SHOP-AUTH-01',
-      title: 'register a fresh account with accented names and an emoji: status true, <vendor>_token and user',
+      title:
+        'register a fresh account with accented names, an emoji and a username with capitals: status true, <vendor>_token and user',
       run: async (ctx: C) => {
         // first_name and last_name are strings with no stated alphabet: non-ASCII letters, so a target that
         // stores them sanitized (accents removed, bytes mangled) is seen when login answers them (SHOP-AUTH-03);
@@ -92,7 +93,10 @@ export const authArea: AreaSpec<AuthState> = {
         // The password runs past 72 bytes (accented letters, two bytes each): a target hashing with bcrypt alone reads
         // only those, so SHOP-AUTH-06's wrong password, this one with a character more, would log in.
         const password = `${'é'.repeat(36)}${ctx.names.password()}`;
-        await register(ctx, { ...names, password }, ({ account, body, ex }) => {
+        // Capital letters in the username (letters and digits, the run's prefix first): a target that stores it folded
+        // to lower case answers another user_login at register and login (SHOP-AUTH-03).
+        const username = `${ctx.names.username()}Up`;
+        await register(ctx, { ...names, password, username }, ({ account, body, ex }) => {
           ctx.expect(body.user && typeof body.user === 'object', 'register: user is missing', ex);
           ctx.state.registerEx = ex;
           ctx.state.account = account;

@@ -12,6 +12,7 @@ import {
   getCart,
   near,
   num,
+  onSale,
   type ProductSummary,
   readCart,
   register,
@@ -94,7 +95,9 @@ export const cartArea: AreaSpec<CartState> = {
       run: async (ctx: C) => {
         emptyCartOnTeardown(ctx, ctx.state.account!.token);
         emptyCartOnTeardown(ctx, ctx.state.other!.token);
-        const { product, body, ex } = await addPurchasable(ctx, ctx.state.account!.token, QTY);
+        // A product on sale when the listing shows one: its price is then the sale price, which a cart that prices
+        // its lines at the regular price shows in SHOP-CART-09 (the other areas' carts hold products at full price).
+        const { product, body, ex } = await addPurchasable(ctx, ctx.state.account!.token, QTY, [], onSale);
         const count = (body.data as { cart_item_count: number }).cart_item_count;
         ctx.expect(count > 0, `after add-item, cart_item_count should be positive, got ${count}`, ex);
         ctx.state.product = product;
@@ -236,6 +239,8 @@ export const cartArea: AreaSpec<CartState> = {
         const { ex, data } = await readCart(ctx, ctx.state.account!.token);
         const price = num(ctx.state.product!.price);
         if (price === undefined) ctx.skip(`the listed price "${ctx.state.product!.price}" is not a number`);
+        if (!onSale(ctx.state.product!))
+          ctx.note(`product ${ctx.state.product!.id} is not on sale: a cart priced at regular prices would not show here`);
         const item = itemOf(data, ctx.state.product!.id);
         ctx.expect(item, 'the added product left the cart', ex);
         const want = price * Number(item.quantity);

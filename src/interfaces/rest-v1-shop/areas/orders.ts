@@ -37,10 +37,14 @@ interface OrderState {
   /** The GET /orders that listed `orders`: evidence for the checks that read them. */
   ordersEx: Exchange;
   mine: number[];
+  /** The coupon order of SHOP-ORD-09, placed with another billing country than the orders before it. */
+  countries: { earlier: number[]; created: number; country: string; orders: OrderSummary[]; ex: Exchange };
 }
 
 type C = CheckContext<OrderState>;
 const COUNTRY = 'US';
+/** The billing country of the coupon order: another than the first order's, so each order must keep its own. */
+const OTHER_COUNTRY = 'CA';
 /** Units of the product in the first order: more than one, so an order that lists each item once (quantity 1) shows. */
 const ORDER_QTY = 2;
 /** Units of the second product in the first order: an order of two lines, so a list that keeps one line shows. */
@@ -349,8 +353,17 @@ export const ordersArea: AreaSpec<OrderState> = {
         const cart = await readCart(ctx, token, [code]);
         const want = num((cart.data as CartData).cart_totals.total);
         ctx.expect(cart.body.coupon_status === true, `GET /cart?coupons[]=${code}: coupon_status is not true`, cart.ex);
-        const ex = await createOrder(ctx, method, { 'coupons[]': code });
-        const body = envelope(ctx, ex, 'order-create');
+        // Another billing country than the account's earlier orders (SHOP-ORD-05 below); a target that does not sell
+        // there refuses it under country, and the order is placed with the first order's country instead.
+        let country = OTHER_COUNTRY;
+        let ex = await createOrder(ctx, method, { 'coupons[]': code, country });
+        let body = envelope(ctx, ex, 'order-create');
+        if (body.status === false && errorsObject(body)?.country !== undefined) {
+          ctx.note(`order create with country ${OTHER_COUNTRY} was refused under country: placed with ${COUNTRY}`);
+          country = COUNTRY;
+          ex = await createOrder(ctx, method, { 'coupons[]': code });
+          body = envelope(ctx, ex, 'order-create');
+        }
         ctx.expect(
           body.status === true,
           `order create with coupons[]=${code}: expected status true, got ${String(body.status)}: "${body.message}" ${JSON.stringify(body.errors)}`,
@@ -360,6 +373,10 @@ export const ordersArea: AreaSpec<OrderState> = {
         const orders = (list.body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? [];
         const created = orders.filter((o) => !ctx.state.mine!.includes(o.order_id));
         ctx.expect(created.length === 1, `GET /orders should list the one new order, lists ${created.length} new`, ex, list.ex);
+        // The earlier orders judged are those listed with COUNTRY before: an order a target kept from a refused create
+        // (SHOP-ORD-06's to judge) may carry no country at all.
+        const earlier = ctx.state.orders!.filter((o) => o?.billing_country === COUNTRY).map((o) => o.order_id);
+        if (country !== COUNTRY) ctx.state.countries = { earlier, created: created[0]!.order_id, country, orders, ex: list.ex };
         const got = num(created[0]!.total);
         ctx.expect(
           want !== undefined && got !== undefined && near(got, want),
@@ -369,6 +386,25 @@ export const ordersArea: AreaSpec<OrderState> = {
           list.ex,
         );
         ctx.state.mine = orders.map((o) => o.order_id);
+      },
+    },
+    {
+      // Each order is listed with the billing country it was placed with, also once a later order of the account went
+      // to another country: a target that answers the customer's (last saved) billing country lists them all alike.
+      id: 'SHOP-ORD-05',
+      title: `after an order billed to ${OTHER_COUNTRY}, the earlier orders are still listed with ${COUNTRY} and the new one with ${OTHER_COUNTRY}`,
+      needs: ['countries'],
+      run: async (ctx: C) => {
+        const { earlier, created, country, orders, ex } = ctx.state.countries!;
+        // An entry that is not an object is SHOP-ORD-04's to judge.
+        const wrong = orders.flatMap((o) => {
+          if (typeof o !== 'object' || o === null) return [];
+          const want = o.order_id === created ? country : earlier.includes(o.order_id) ? COUNTRY : undefined;
+          return want === undefined || o.billing_country === want
+            ? []
+            : [`order ${o.order_id}: billing_country ${JSON.stringify(o.billing_country)}, placed with ${want}`];
+        });
+        ctx.expect(wrong.length === 0, `GET /orders after an order billed to ${country}: ${wrong.join('; ')}`, ex);
       },
     },
     {
