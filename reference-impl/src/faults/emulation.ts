@@ -189,3 +189,11 @@ export const bcryptInput = (v: string): string => Buffer.from(v, 'utf8').subarra
 /** PHP filter_var($v, FILTER_UNSAFE_RAW, FILTER_FLAG_STRIP_LOW): every character below 32 (tab, line feed, NUL) is dropped. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the control characters are what the filter drops.
 export const stripLow = (v: string): string => v.replace(/[\x00-\x1f]/g, '');
+
+/**
+ * PHP's utf8_decode(), UTF-8 to ISO-8859-1, as a hash of its result sees it: a character past U+00FF becomes "?",
+ * and one from U+0080 to U+00FF a single byte that is no UTF-8 on its own, so a JavaScript string (hashed as UTF-8)
+ * stands for it with U+FFFD. ASCII is kept; any other character makes other bytes than it was sent as.
+ */
+export const utf8Decoded = (v: string): string =>
+  v.replace(/[\u0080-\u{10FFFF}]/gu, (c) => ((c.codePointAt(0) as number) <= 0xff ? '\uFFFD' : '?'));

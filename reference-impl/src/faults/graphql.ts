@@ -11,7 +11,9 @@ import {
   numberFormat,
   pause,
   phpFloat,
+  stripslashes,
   urldecode,
+  utf8Decoded,
   utf8mb3,
 } from './emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from './model.js';
@@ -302,6 +304,11 @@ const intCastPrefix = (v: unknown): string | undefined => {
   const m = typeof v === 'string' ? /^\s*\+?(\d+)\D/.exec(v) : null;
   return m ? String(Number.parseInt(m[1] as string, 10)) : undefined;
 };
+
+/** CustomerInput's text fields with a column of their own: what register stores of a field sent as null. */
+const NULLABLE_TEXT = ['firstname', 'lastname', 'address_1', 'address_2', 'city', 'fax', 'company'] as const;
+/** register requests -> the text fields they sent as null, stored empty once the account is in (GQL-REGISTER-NULL-FIELD-GIVEN). */
+const nulledFields = new WeakMap<object, string[]>();
 
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
@@ -1241,6 +1248,52 @@ export const graphqlFaults: Fault[] = [
       const typed = typedEmails.get(req.raw);
       const user = result(res, 'login')?.user_data;
       if (typed !== undefined && isObject(user) && 'email' in user) user.email = typed;
+    },
+  },
+  {
+    id: 'GQL-QUERY-TEXT-STRIPSLASHES',
+    iface: 'graphql',
+    // The controller passes the request's strings through the platform's old input filter, written for magic_quotes
+    // (stripslashes()), before the executor parses them: the query text goes through it, the variables array does
+    // not. A string written inline with an escape (\" or \\, a quote or backslash in a password or a name) loses
+    // its backslash, so the literal ends early or reads otherwise; the same value through variables is taken as sent.
+    before(req) {
+      const body = req.raw.body;
+      if (isObject(body) && typeof body.query === 'string' && body.query.includes('\\')) body.query = stripslashes(body.query);
+    },
+  },
+  {
+    id: 'GQL-LOGIN-PASSWORD-UTF8-DECODED',
+    iface: 'graphql',
+    // The login resolver hashes utf8_decode($password), a leftover for the accounts migrated from the store's
+    // Latin-1 days; register hashes the password as sent (UTF-8). A password holding a letter outside ASCII (é, ß,
+    // Ü) registers and never logs in; ASCII passwords log in as before.
+    before(req) {
+      const v = variables(req);
+      if (has(req, 'login') && v && typeof v.password === 'string') v.password = utf8Decoded(v.password);
+    },
+  },
+  {
+    id: 'GQL-REGISTER-NULL-FIELD-GIVEN',
+    iface: 'graphql',
+    // The vendor's SDL leaves CustomerInput's fields nullable (so that register can name the one missing), and its
+    // required check is array_key_exists() over the input's keys: a field sent as null is there, passes, and
+    // addCustomer stores (string) null, an empty string. register with firstname: null answers true and the account
+    // logs in with an empty name; a field left out is refused as before.
+    before(req) {
+      const input = variables(req)?.input;
+      if (!has(req, 'register') || !isObject(input)) return;
+      const nulled = NULLABLE_TEXT.filter((f) => f in input && input[f] === null);
+      if (nulled.length === 0) return;
+      for (const f of nulled) input[f] = 'x'; // a value the handler's rules take; `after` stores the empty string
+      nulledFields.set(req.raw, nulled);
+    },
+    after(res, req, ctx) {
+      const nulled = nulledFields.get(req.raw);
+      const input = variables(req)?.input;
+      const data = isObject(res.body) ? res.body.data : undefined;
+      if (!nulled || !isObject(input) || !isObject(data) || data.register !== true) return;
+      for (const f of nulled) ctx.db.prepare(`UPDATE gql_customer SET ${f} = '' WHERE email = ?`).run(trimmed(input.email));
     },
   },
 ];
