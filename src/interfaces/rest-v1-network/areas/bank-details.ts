@@ -42,6 +42,12 @@ export const readBack = (form: Form) => ({
   contact_number: form.contact_number,
 });
 
+/** The save that writes a listed bank record back (its account_holder is the input's account_holder_name). */
+export const savedForm = (record: Record<string, unknown>): Form =>
+  Object.fromEntries(
+    FIELDS.map((f) => [f, String(record[f === 'account_holder_name' ? 'account_holder' : f] ?? record[f] ?? '')]),
+  );
+
 /** Whether the bank_details answer lists a record holding every field of `want` (compared as text). */
 const listsRecord = (ctx: Ctx, call: Call, want: Record<string, unknown>): boolean =>
   listOf(ctx, call, 'bank_details').some((r) => Object.entries(want).every(([k, v]) => String(r[k] ?? '') === String(v)));

@@ -4,7 +4,7 @@ import { withRunLock } from '../../../provisioning/scratch.js';
 import { type Call, type Form, isObject, type Json, net } from '../client.js';
 import { conforms, described, envelope, noServerErrorCheck, num, refused, refusedWithFieldError, succeeded } from '../expect.js';
 import { type Account, ROOT_WITHDRAWALS_LOCK, rootAccount } from '../provision.js';
-import { bankForm, readBack } from './bank-details.js';
+import { bankForm, readBack, savedForm } from './bank-details.js';
 
 /** Withdrawals of SFC_NET_USERNAME: the info and limits, a request inside them, and the refusals outside. */
 interface WithdrawalState {
@@ -183,7 +183,14 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
             // a few columns) empties the rest. Saved here, read after (NET-BANK-04): the other areas' saves with
             // this account's token lack required fields, and the lock keeps other withdrawals out.
             const bank = bankForm(ctx.names.label('wdbank'));
+            // SFC_NET_USERNAME is the target's own account: the details it had are saved back at the end.
+            const prior = await net(ctx).get('/bank_details', { token: token(ctx) });
+            const previous = Array.isArray(prior.body.bank_details) ? prior.body.bank_details.filter(isObject).at(-1) : undefined;
             const save = await net(ctx).post('/bank_details_save', { token: token(ctx), form: bank });
+            if (previous && save.body.status === true)
+              ctx.onTeardown(async () => {
+                await net(ctx).post('/bank_details_save', { token: token(ctx), form: savedForm(previous) });
+              });
             const beforeRequest = await net(ctx).get('/withdrawal', { token: token(ctx) });
             const call = await request(ctx, { amount: money(amount) });
             succeeded(ctx, call, `withdrawal_request of ${money(amount)} (limits ${min}..${max}, balance ${balance})`);
