@@ -197,3 +197,10 @@ export const stripLow = (v: string): string => v.replace(/[\x00-\x1f]/g, '');
  */
 export const utf8Decoded = (v: string): string =>
   v.replace(/[\u0080-\u{10FFFF}]/gu, (c) => ((c.codePointAt(0) as number) <= 0xff ? '\uFFFD' : '?'));
+
+/**
+ * PHP 8's `==` between two strings: two numeric strings (is_numeric()) compare as numbers, any others as written, so
+ * "0123" == "123" and "1e3" == "1000" hold (the != of a check meant to compare the characters).
+ */
+export const looseEquals = (a: string, b: string): boolean =>
+  a === b || (isNumeric(a) && isNumeric(b) && Number(a.trim()) === Number(b.trim()));

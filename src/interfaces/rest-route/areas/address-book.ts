@@ -549,6 +549,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
         }
         const { ex: lex, addresses } = await list(ctx);
         const found = addresses.find((a) => String(a.address_id) === ctx.state.addr2) ?? {};
+        if (found.address_id !== undefined) ctx.state.movedRegion = { ex: lex, found };
         const old = zones.find((z) => String(z.zone.zone_id) === String(ctx.state.zoneId))?.zone ?? {};
         const names = (z: Record<string, unknown>) =>
           String(found.zone_code ?? '') === String(z.code ?? '') && String(found.zone ?? '') === String(z.name ?? '');
@@ -563,6 +564,27 @@ export const addressBookArea: AreaSpec<AddressState> = {
           `address ${ctx.state.addr2} was edited to country_id "${next.country}", zone_id "${next.zone.zone_id}" (${JSON.stringify(next.zone.name)}, code ${JSON.stringify(next.zone.code)}), sent as strings, and the edit succeeded; the list still shows its old zone ${JSON.stringify(found.zone)}, zone_code ${JSON.stringify(found.zone_code)}`,
           ex,
           lex,
+        );
+      },
+    },
+    {
+      // RR-ADDR-20 read the full address of the first (default) address only, so a list that fills every
+      // address's text with the default address's region and country showed nowhere: addr2 is now elsewhere.
+      id: 'RR-ADDR-20',
+      title: 'an address of another region than the default one holds its own zone and country in its address field',
+      needs: ['movedRegion'],
+      run: async (ctx: C) => {
+        const { ex, found } = ctx.state.movedRegion as AddressState['movedRegion'];
+        const full = String(found.address ?? '');
+        const parts = (['zone', 'country'] as const).filter(
+          (k) => typeof found[k] === 'string' && String(found[k]).trim() !== '',
+        );
+        if (parts.length === 0) ctx.skip('the listed address names no zone and no country (RR-ADDR-19) to look for');
+        const lacking = parts.filter((k) => !full.includes(String(found[k]).trim()));
+        ctx.expect(
+          lacking.length === 0,
+          `address ${String(found.address_id)}, edited to another region than the default address, lists ${lacking.map((k) => `${k} ${JSON.stringify(found[k])}`).join(', ')}, but its address field is ${JSON.stringify(full)}`,
+          ex,
         );
       },
     },

@@ -213,6 +213,20 @@ export const registrationArea: AreaSpec<RegistrationState> = {
       },
     },
     {
+      // Every password the checks sent held letters, so a confirm rule written with PHP's != (two strings of
+      // digits compared as numbers) showed nowhere. Row 2 lets a password be digits; a leading 0 makes another.
+      id: 'RR-REG-08',
+      title: 'a digits-only password whose confirmation adds a leading 0 (equal as numbers only) is refused',
+      needs: ['reading'],
+      run: async (ctx: C) => {
+        const password = ctx.names.phone();
+        await refused(ctx, `register with password ${password} and confirm 0${password}`, ['error_confirm', 'confirm'], {
+          password,
+          confirm: `0${password}`,
+        });
+      },
+    },
+    {
       // The refusals were judged by their answer alone, so a module that stores the customer before
       // it checks the agreement (and then answers error_agree) showed nowhere.
       id: 'RR-REG-09',
