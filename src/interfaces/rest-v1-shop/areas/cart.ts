@@ -35,6 +35,8 @@ interface CartState {
   secondKey: string;
   /** The product whose line SHOP-CART-13 removed. */
   removed: ProductSummary;
+  /** GET /cart as SHOP-STATE-01 read it: the area's line, then the product added again after its line was removed. */
+  readded: Exchange;
 }
 
 type C = CheckContext<CartState>;
@@ -500,6 +502,7 @@ export const cartArea: AreaSpec<CartState> = {
         const item = cart?.status === true ? linesOf(cart.data).find((i) => Number(i.product_id) === product.id) : undefined;
         // The line goes again before anything is judged, read raw: the checks after this one start from the area's line alone.
         if (item) await removeItem(ctx, token, item.key);
+        ctx.state.readded = read;
         const added = envelope(ctx, add, 'cart-add-item');
         ctx.expect(
           added.status === true,
@@ -510,6 +513,27 @@ export const cartArea: AreaSpec<CartState> = {
           item && Number(item.quantity) === 1,
           `after remove-item of product ${product.id}'s line and add-item of 1, the cart lists it with ${item ? `quantity ${item.quantity}` : 'no line'}; expected 1`,
           add,
+          read,
+        );
+      },
+    },
+    {
+      // The first GET /cart after a line left from before the last one (SHOP-CART-13 took the second line out, the one
+      // added back follows it): a target that drops lines from its own list with unset() and answers that list without
+      // array_values() writes cart_items as an object keyed {"0", "2"} from here on. The document gives cart_items as
+      // [cart item]. Reads SHOP-STATE-01's answer: no request more.
+      id: 'SHOP-CART-04',
+      title: 'GET /cart after a line was removed and another added: cart_items is still a list',
+      needs: ['readded'],
+      run: async (ctx: C) => {
+        const read = ctx.state.readded!;
+        const body = tryJson(read);
+        if (body?.status !== true) return ctx.skip('GET /cart after the product was added again did not answer status true');
+        const items: unknown =
+          typeof body.data === 'object' && body.data !== null ? (body.data as { cart_items?: unknown }).cart_items : undefined;
+        ctx.expect(
+          Array.isArray(items),
+          `GET /cart after remove-item and add-item answered cart_items as ${items === null ? 'null' : typeof items} ${JSON.stringify(items)?.slice(0, 120)}; the document gives a list, [cart item]`,
           read,
         );
       },
