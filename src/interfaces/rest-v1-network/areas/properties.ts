@@ -57,9 +57,13 @@ async function registerWith(ctx: Ctx, overrides: Record<string, string>): Promis
  * A register body valid in every field but the ones given, at a free slot, sent url-encoded or as JSON (the
  * net_user fields nested, as a JSON body carries them): the body forms besides the samples' multipart, which a
  * target may read through another path than its form fields. A target that reads no such body refuses it.
- * A number among the overrides goes as a JSON number in a JSON body (a form carries its digits).
+ * A number among the overrides goes as a JSON number in a JSON body (a form carries its digits), a null as null.
  */
-async function registerBodyAs(ctx: Ctx, overrides: Record<string, string | number>, as: 'urlencoded' | 'json'): Promise<Call> {
+async function registerBodyAs(
+  ctx: Ctx,
+  overrides: Record<string, string | number | null>,
+  as: 'urlencoded' | 'json',
+): Promise<Call> {
   const slot = await fresh(ctx).peek();
   const form = registerForm(
     ctx,
@@ -194,6 +198,17 @@ export const propertiesArea: AreaSpec<PropState> = {
           await registerBodyAs(ctx, { 'net_user[phone]': p }, 'json'),
           `register with phone ${JSON.stringify(p)} (a JSON body)`,
         );
+      },
+    },
+    {
+      id: 'NET-REG-04',
+      title: 'last_name sent as null, in a JSON body: refused',
+      needs: ['fresh'],
+      async run(ctx: Ctx) {
+        // A null is a key that exists: a required test of array_key_exists() (or isset() on the form fields
+        // only) takes it, and (string) null stores the name empty. Only a JSON body can carry a null. A target
+        // may refuse JSON bodies whole, which is a refusal too (not recorded for NET-PROP-01's naming).
+        refused(ctx, await registerBodyAs(ctx, { last_name: null }, 'json'), 'register with last_name null (a JSON body)');
       },
     },
     {
