@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty, commandSequences } from '../../../checks/properties.js';
-import { newSession, productId, secondProduct } from '../client.js';
+import { emptyCart, newSession, productId, secondProduct } from '../client.js';
 import { type CartModel, type CartReal, cartCommands, couponOff, finalRead } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
 
@@ -46,6 +46,10 @@ export const modelCartArea: AreaSpec<ModelState> = {
           commandSequences(cartCommands(), 16),
           async (cmds) => {
             const session = await newSession(ctx);
+            // Each run's fresh account keeps its cart lines otherwise; its only token is this login's.
+            ctx.onTeardown(async () => {
+              await emptyCart(ctx, { token: session.token });
+            });
             const model: CartModel = { lines: [], coupon: 'none', prices: {} };
             const real: CartReal = {
               ctx,

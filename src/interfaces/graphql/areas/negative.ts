@@ -7,6 +7,7 @@ import {
   addToCart,
   cartLines,
   customerInput,
+  emptyCart,
   freshAccount,
   gql,
   newSession,
@@ -190,6 +191,10 @@ export const negativeArea: AreaSpec<NegState> = {
         const [line] = cartLines(accepted(ctx, res, 'addProductToCart'));
         ctx.state.token = s.token;
         ctx.state.sent = [];
+        // The line added above is left otherwise; a malformed login the target served may have issued a newer token.
+        ctx.onTeardown(async () => {
+          await emptyCart(ctx, { token: newestToken(ctx, ctx.state.sent ?? [], ctx.state.token ?? s.token) });
+        });
         ctx.state.valid = {
           login: { email: s.email, password: s.password },
           register: { input: customerInput(ctx, freshAccount(ctx)) },
