@@ -36,6 +36,17 @@ export function hashPasswordSync(password: string): string {
   return `scrypt$${costPart}${salt.toString('hex')}$${hash.toString('hex')}`;
 }
 
+/**
+ * A stored hash that no password matches, at the cost new hashes are made with. A login of an unknown
+ * account is verified against it, so it takes as long as a known account's and the time does not
+ * tell which accounts exist. (A fixed default-cost stand-in took 16 times a known account's time
+ * in a database made at cost 1024: the opposite oracle, and most of a self-test's hashing.)
+ */
+export function unmatchableHash(): string {
+  const costPart = cost === DEFAULT_HASH_COST ? '' : `N=${cost}$`;
+  return `scrypt$${costPart}${'0'.repeat(32)}$${'0'.repeat(64)}`;
+}
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
   const parts = stored.split('$');
   if (parts[0] !== 'scrypt') return false;

@@ -1,5 +1,5 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import { hashPassword, verifyPassword } from '../passwords.js';
+import { hashPassword, unmatchableHash, verifyPassword } from '../passwords.js';
 import { type GqlContext, money, requireCustomer, softFail, stmt, userError } from './context.js';
 
 interface CustomerRow {
@@ -13,8 +13,6 @@ interface CustomerRow {
   date_added: string;
 }
 
-/** Compared against when the e-mail is unknown, so a failed login takes as long either way. */
-const DUMMY_HASH = `scrypt$${'0'.repeat(32)}$${'0'.repeat(64)}`;
 const ORDERS_DEFAULT_LIMIT = 10;
 const ORDERS_MAX_LIMIT = 100;
 
@@ -160,7 +158,7 @@ export async function register(
 
 export async function login(args: { email: string; password: string }, ctx: GqlContext): Promise<Record<string, unknown>> {
   const row = stmt(ctx.db, 'SELECT * FROM gql_customer WHERE email = ?').get(args.email.trim()) as CustomerRow | undefined;
-  const ok = await verifyPassword(args.password, row?.password_hash ?? DUMMY_HASH);
+  const ok = await verifyPassword(args.password, row?.password_hash ?? unmatchableHash());
   if (!row || !ok) throw userError('Invalid login details: no match for e-mail address and/or password.', 'INVALID_CREDENTIALS');
   const token = await ctx.tokens.sign(String(row.customer_id), 'graphql', { email: row.email });
   return {

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { type Body, type BodyValue, bodyOf, int, str } from '../http/body.js';
-import { hashPassword, verifyPassword } from '../passwords.js';
+import { hashPassword, unmatchableHash, verifyPassword } from '../passwords.js';
 import { insertNetUser, insertUniUser, newUserKey, type PlacementInput, place } from './placement.js';
 import {
   findNetUser,
@@ -30,8 +30,6 @@ import {
 
 const USERNAME = /^[A-Za-z0-9]+$/;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-/** Verified when the login is unknown, so a wrong username costs as long as a wrong password. */
-const DUMMY_HASH = `scrypt$${'0'.repeat(32)}$${'0'.repeat(64)}`;
 
 function username(errors: FieldErrors, value: unknown): string {
   const v = required(errors, 'username', value, 60);
@@ -81,7 +79,7 @@ export async function login(request: FastifyRequest, ctx: AppContext): Promise<J
   const password = required(errors, 'password', body.password, 256);
   if (hasErrors(errors)) return fail('Please correct the errors.', errors);
   const user = findUserByLogin(ctx.db, name);
-  const matches = await verifyPassword(password, user?.user_pass ?? DUMMY_HASH);
+  const matches = await verifyPassword(password, user?.user_pass ?? unmatchableHash());
   if (!user || !matches) return fail('Invalid login details.');
   const net = findNetUser(ctx.db, user.ID);
   return ok('Login successful.', {

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { hashPassword, verifyPassword } from '../passwords.js';
+import { hashPassword, unmatchableHash, verifyPassword } from '../passwords.js';
 import {
   between,
   type Call,
@@ -22,8 +22,6 @@ import {
 
 /** How long a one-time code of the forgotten-password flow stays usable. */
 const OTP_LIFETIME_MS = 30 * 60 * 1000;
-/** A hash of nothing anyone can type, so an unknown login costs as much time as a wrong password. */
-const DUMMY_HASH = 'scrypt$00000000000000000000000000000000$0000000000000000000000000000000000000000000000000000000000000000';
 
 /** Customer record of Part 2; login gives the short form, register adds password, salt, token and code. */
 function customerRecord(row: CustomerRow, form: 'login' | 'register', ip: string): Record<string, unknown> {
@@ -71,7 +69,7 @@ export async function login(call: Call): Promise<Envelope> {
     who,
     who,
   ) as CustomerRow | undefined;
-  const matches = await verifyPassword(password, row?.password ?? DUMMY_HASH);
+  const matches = await verifyPassword(password, row?.password ?? unmatchableHash());
   if (!row || !matches || row.status !== 1) return fail(call, [ruleError(call, 'error_login')]);
   const ip = call.request.ip;
   sql(call.db, 'UPDATE rr_customer SET ip = ? WHERE customer_id = ?').run(ip, row.customer_id);
