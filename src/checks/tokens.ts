@@ -1,4 +1,7 @@
-import { type CryptoKey, decodeJwt, decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { type CryptoKey, decodeJwt, decodeProtectedHeader, importPKCS8, SignJWT } from 'jose';
+import { REPO_ROOT } from '../specs/paths.js';
 
 /**
  * Tokens a target must not accept, derived from a real one it issued. Generic (any interface whose
@@ -57,13 +60,13 @@ export function resignedTokens(real: string): BadToken[] {
 }
 
 /**
- * A key the target never saw, one per process: a 2048-bit RSA key pair took 70-550 ms of CPU to
- * make (measured), and a run forges tokens in six areas, so a fresh pair per call was 7-8 % of a
- * default-depth self-test's CPU. Any key but the target's serves; it never leaves the process.
+ * A key the target never saw: fixtures/tokens/foreign-rs256.pem, committed. Making a 2048-bit pair
+ * took 0.1-0.3 CPU-seconds per worker thread of every run (measured), and any key but the target's
+ * serves; it signs nothing but the forged tokens.
  */
 let foreign: Promise<CryptoKey> | undefined;
 function foreignKey(): Promise<CryptoKey> {
-  foreign ??= generateKeyPair('RS256').then((pair) => pair.privateKey);
+  foreign ??= importPKCS8(readFileSync(join(REPO_ROOT, 'fixtures', 'tokens', 'foreign-rs256.pem'), 'utf8'), 'RS256');
   return foreign;
 }
 
