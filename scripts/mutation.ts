@@ -11,8 +11,8 @@
  * --out DIR (default reports/mutation) takes every file the run writes, and a sandbox of its own
  * (.stryker-tmp-<name of DIR>), so a short run can go beside a long one.
  *
- * Environment: SFC_MUTATION_RUNS (property runs, 5), SFC_MUTATION_SEED (1), SFC_MUTATION_WORKERS
- * (vitest worker threads per mutant run, 1), SFC_MUTATION_BAIL=0 (run every covering area, not only
+ * Environment: SFC_MUTATION_RUNS (property runs, 5), SFC_MUTATION_SEED (1), SFC_MUTATION_AREAS
+ * (areas of checks at once in a mutant run, 1), SFC_MUTATION_BAIL=0 (run every covering area, not only
  * up to the first that kills), SFC_MUTATION_PROGRESS (the per-mutant log, reports/mutation/progress.jsonl;
  * survivors there also name ADVISORY checks they fail, which do not kill).
  *

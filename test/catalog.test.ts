@@ -53,30 +53,20 @@ describe('checks and requirements', async () => {
     const noReason = all.filter((r) => !r.testable && !r.untestableReason?.trim()).map((r) => r.id);
     expect({ uncovered, noReason }).toEqual({ uncovered: [], noReason: [] });
   });
-  it('every area belongs to the interface of its suite folder and has a unique name', async () => {
-    // suites/<interface>/<name>.test.ts runs one area: `runArea(x)` with x imported from an areas module.
-    const AREA_IMPORT = /import \{ (\w+) \} from '(\.\.\/\.\.\/src\/interfaces\/[\w-]+\/areas\/[\w-]+)\.js'/g;
-    const suiteOf = new Map<AreaSpec, string[]>();
-    for (const folder of INTERFACES) {
-      const dir = join(REPO_ROOT, 'suites', folder);
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.test.ts'))) {
-        const source = readFileSync(join(dir, file), 'utf8');
-        const imports = new Map([...source.matchAll(AREA_IMPORT)].map((m) => [m[1], m[2]]));
-        const run = [...source.matchAll(/runArea\((\w+)\)/g)].map((m) => m[1] ?? '');
-        expect(run, `suites/${folder}/${file}`).toHaveLength(1);
-        const from = imports.get(run[0] ?? '');
-        expect(from, `suites/${folder}/${file}: where ${run[0]} comes from`).toBeDefined();
-        const mod = (await import(pathToFileURL(join(dir, `${from}.ts`)).href)) as Record<string, AreaSpec | undefined>;
-        const area = mod[run[0] ?? ''];
-        expect(area?.interface, `suites/${folder}/${file}`).toBe(folder);
-        if (area) suiteOf.set(area, [...(suiteOf.get(area) ?? []), `${folder}/${file}`]);
+  it('every area belongs to the interface of its folder, one per module, and has a unique name', async () => {
+    // src/interfaces/<interface>/areas/<file>.ts exports one area of that interface; the run selects
+    // areas by `<interface>/<name>` (suites/conformance.test.ts), so the names must not repeat.
+    for (const iface of INTERFACES) {
+      const dir = join(REPO_ROOT, 'src', 'interfaces', iface, 'areas');
+      for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
+        const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
+        const own = Object.values(mod).filter((v) => areas.includes(v as AreaSpec)) as AreaSpec[];
+        expect(own.length, `${iface}/areas/${file}`).toBeLessThanOrEqual(1);
+        for (const a of own) expect(a.interface, `${iface}/areas/${file}`).toBe(iface);
       }
     }
-    // Every area the runner finds is run by exactly one suite file.
-    const suites = areas.map((a) => [`${a.interface}/${a.name}`, suiteOf.get(a)?.length ?? 0]);
-    expect(suites.filter(([, n]) => n !== 1)).toEqual([]);
-    expect(suiteOf.size).toBe(areas.length);
     const names = areas.map((a) => `${a.interface}/${a.name}`);
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
+    expect(names.length).toBeGreaterThan(40);
   });
 });

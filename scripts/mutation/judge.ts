@@ -23,9 +23,9 @@ export interface MutantVerdict {
 
 export interface JudgeInput {
   checks: readonly Pick<CheckResult, 'interface' | 'area' | 'requirement' | 'title' | 'level' | 'outcome' | 'reason'>[];
-  suiteErrors: ReadonlyArray<{ file: string; message: string }>;
-  /** Areas this run was asked to run (`<interface>/<area>` and the suite file). */
-  areas: ReadonlyArray<{ id: string; file: string }>;
+  suiteErrors: ReadonlyArray<{ file: string; area?: string; message: string }>;
+  /** Areas this run was asked to run (`<interface>/<area>`). */
+  areas: ReadonlyArray<{ id: string }>;
   /** Dry-run outcome by `<area id>|<requirement>|<title>`. */
   baseline: ReadonlyMap<string, string>;
   /** Requirement id -> true when MUST or SHOULD. */
@@ -51,7 +51,7 @@ export function judgeMutantRun({ checks, suiteErrors, areas, baseline, serious }
       killers.push({ area, why: `${c.requirement} ${c.level} ${c.outcome}: ${(c.reason ?? '').slice(0, 300)}` });
   }
   for (const e of suiteErrors) {
-    const area = areas.find((a) => e.file.endsWith(a.file))?.id ?? areas[0]?.id ?? 'suite';
+    const area = e.area ?? areas[0]?.id ?? 'suite';
     killers.push({ area, why: `suite error: ${e.message.slice(0, 300)}` });
   }
   const ran = new Set(areas.map((a) => a.id));

@@ -36,8 +36,8 @@ Options:
                           source file the last log that has it wins; partial (writes summary-partial.json)
   -h, --help              this text
 
-Environment: SFC_MUTATION_RUNS (runs per property, 5), SFC_MUTATION_SEED (1), SFC_MUTATION_WORKERS (vitest
-worker threads per mutant run, 1), SFC_MUTATION_BAIL=0 (run every covering area, not only up to the first that
+Environment: SFC_MUTATION_RUNS (runs per property, 5), SFC_MUTATION_SEED (1), SFC_MUTATION_AREAS (areas
+of checks at once in a mutant run, 1), SFC_MUTATION_BAIL=0 (run every covering area, not only up to the first that
 kills), SFC_MUTATION_PROGRESS (the per-mutant log, default <out>/progress.jsonl).
 
 Exit code: Stryker's (0 the run finished), 3 if it wrote no report; 0 for --rescore and --summarize; 2 a bad

@@ -21,7 +21,7 @@
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
-import { dirname, join, relative, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { MutantCoverage } from '@stryker-mutator/api/core';
 import type { Logger } from '@stryker-mutator/api/logging';
@@ -48,6 +48,7 @@ type Server = typeof import('../../reference-impl/src/server.js');
 type Collector = typeof import('../../src/run/collector.js');
 type SuiteVitest = typeof import('../../src/run/suite-vitest.js');
 type Options = typeof import('../../src/config/options.js');
+type Areas = typeof import('../../src/specs/areas.js');
 type Vitest = Awaited<ReturnType<typeof import('vitest/node').createVitest>>;
 
 interface StrykerNamespace {
@@ -88,20 +89,25 @@ export function areaOfUserAgent(ua: string | undefined): string | undefined {
 }
 
 interface Area {
+  /** `<interface>/<name>`. */
   id: string;
   interface: string;
-  /** Suite file, relative to the sandbox. */
-  file: string;
 }
 
 interface Outcome {
   checks?: CheckResult[];
-  suiteErrors?: Array<{ file: string; message: string }>;
+  suiteErrors?: Array<{ file: string; area?: string; message: string }>;
   error?: string;
   ms: number;
 }
 
 const INTERFACES = ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'];
+/**
+ * Areas run at once in a mutant run (SFC_MUTATION_AREAS, default 1). The dry run takes one at a time
+ * whatever it says: it hands each request's coverage to the area named in its user-agent, and a
+ * handler that awaits (hashing) would be credited to another area's request in between.
+ */
+const MUTANT_RUN_AREAS = Number(process.env.SFC_MUTATION_AREAS ?? 1);
 /** One line per mutant run (partial results while a long run goes on); scripts/mutation.ts empties it. */
 export const PROGRESS_FILE =
   process.env.SFC_MUTATION_PROGRESS ?? resolve(import.meta.dirname, '../../reports/mutation/progress.jsonl');
@@ -154,29 +160,10 @@ export class SuiteTestRunner implements TestRunner {
     this.areas = await this.findAreas();
   }
 
-  /** Each suite file runs one area: `import { xArea } from '...'; runArea(xArea);`. */
+  /** Every area of checks of the sandbox (src/interfaces/<interface>/areas/), in run order. */
   private async findAreas(): Promise<Area[]> {
-    const out: Area[] = [];
-    const suites = join(this.root, 'suites');
-    for (const dir of readdirSync(suites).sort()) {
-      for (const name of readdirSync(join(suites, dir))
-        .filter((f) => f.endsWith('.test.ts'))
-        .sort()) {
-        const file = join(suites, dir, name);
-        const text = readFileSync(file, 'utf8');
-        const used = /runArea\((\w+)\)/.exec(text)?.[1];
-        const from = used ? new RegExp(`import \\{[^}]*\\b${used}\\b[^}]*\\} from '([^']+)'`).exec(text)?.[1] : undefined;
-        if (!used || !from) throw new Error(`${file}: not of the form import { xArea } from '...'; runArea(xArea);`);
-        const mod = (await import(pathToFileURL(resolve(dirname(file), from.replace(/\.js$/, '.ts'))).href)) as Record<
-          string,
-          { name: string; interface: string }
-        >;
-        const spec = mod[used];
-        if (!spec) throw new Error(`${file}: ${from} has no export ${used}`);
-        out.push({ id: `${spec.interface}/${spec.name}`, interface: spec.interface, file: relative(this.root, file) });
-      }
-    }
-    return out;
+    const { loadAreas } = (await import(pathToFileURL(join(this.root, 'src/specs/areas.ts')).href)) as Areas;
+    return (await loadAreas()).map((a) => ({ id: `${a.interface}/${a.name}`, interface: a.interface }));
   }
 
   /** Mutant ids of each instrumented file of reference-impl/src/<module>/ (`stryCov_9fa48("1", "2")`). */
@@ -208,6 +195,7 @@ export class SuiteTestRunner implements TestRunner {
       runs: this.runsProperty,
       timeoutMs: 10_000,
       allowIncomplete: false,
+      concurrency: 1, // informational: suite() passes the areas at once to vitest itself
       maxDurationS: 1800,
       data: Object.fromEntries((this.options as Options).DATA_KEYS.map((d) => [d.key, d.reference])),
       runId: this.runId,
@@ -227,30 +215,32 @@ export class SuiteTestRunner implements TestRunner {
     }
   }
 
-  private async createVitest(settings: Settings, maxWorkers: number): Promise<Vitest> {
+  private async createVitest(settings: Settings, concurrency: number): Promise<Vitest> {
     const collector = () => this.collector as InstanceType<Collector['ResultCollector']>;
     const reporter = {
-      onTestModuleEnd: (m: Parameters<InstanceType<Collector['ResultCollector']>['onTestModuleEnd']>[0]) => {
-        collector().onTestModuleEnd(m);
+      onTestSuiteResult: (s: Parameters<InstanceType<Collector['ResultCollector']>['onTestSuiteResult']>[0]) => {
+        collector().onTestSuiteResult(s);
         // Bail: the first area that kills the mutant ends the run (the remaining areas are not needed).
         if (this.bail && this.vitest && this.judge(collector().checks, collector().suiteErrors, []).length > 0)
           void this.vitest.cancelCurrentRun('test-failure');
       },
+      onTestModuleEnd: (m: Parameters<InstanceType<Collector['ResultCollector']>['onTestModuleEnd']>[0]) =>
+        collector().onTestModuleEnd(m),
       onTestRunEnd: (...a: Parameters<InstanceType<Collector['ResultCollector']>['onTestRunEnd']>) =>
         collector().onTestRunEnd(...a),
     };
     return (this.suiteVitest as SuiteVitest).createSuiteVitest({
       root: this.root,
-      include: this.areas.map((a) => a.file),
       reporters: [reporter as never],
       settings,
-      maxWorkers,
+      areas: [],
+      concurrency,
       timeoutMs: 80_000,
     });
   }
 
-  /** A fresh reference (new database), the areas of `files` against it, the reference stopped. */
-  private async suite(files: string[], maxWorkers: number, trace: boolean, bail = false): Promise<Outcome> {
+  /** A fresh reference (new database), the areas `ids` against it, the reference stopped. */
+  private async suite(ids: string[], concurrency: number, trace: boolean, bail = false): Promise<Outcome> {
     const started = Date.now();
     const ns = strykerNamespace();
     const server = this.server as Server;
@@ -285,13 +275,15 @@ export class SuiteTestRunner implements TestRunner {
           (r) => r.arrayBuffer(),
           () => undefined,
         );
-        this.vitest ??= await this.createVitest(settings, maxWorkers);
+        this.vitest ??= await this.createVitest(settings, concurrency);
         this.vitest.provide('sfcSettings', settings);
+        this.vitest.provide('sfcAreas', ids);
         const collector = new (this.collectorModule as Collector).ResultCollector();
         this.collector = collector;
         this.bail = bail;
         const project = this.vitest.getRootProject();
-        await this.vitest.runTestSpecifications(files.map((f) => project.createSpecification(join(this.root, f))));
+        const suiteFile = (this.suiteVitest as SuiteVitest).SUITE_FILE;
+        await this.vitest.runTestSpecifications([project.createSpecification(join(this.root, suiteFile))]);
         return { checks: collector.checks, suiteErrors: collector.suiteErrors, ms: Date.now() - started };
       } catch (e) {
         return { error: `the suite or the reference failed: ${(e as Error)?.stack ?? e}`, ms: Date.now() - started };
@@ -319,7 +311,7 @@ export class SuiteTestRunner implements TestRunner {
     const interfaces = [...new Set(areas.map((a) => a.interface))];
     this.log.info(`dry run: ${areas.length} areas of ${interfaces.join(', ')}, one at a time`);
     const out = await this.suite(
-      areas.map((a) => a.file),
+      areas.map((a) => a.id),
       1,
       options.coverageAnalysis === 'perTest',
     );
@@ -332,7 +324,7 @@ export class SuiteTestRunner implements TestRunner {
       for (const c of checks) this.baseline.set(`${area.id}|${c.requirement}|${c.title}`, c.outcome);
       for (const c of checks) this.levels.set(c.requirement, SERIOUS_LEVELS.has(c.level));
       const bad = checks.filter((c) => (SERIOUS_LEVELS.has(c.level) && c.outcome === 'failed') || c.outcome === 'error');
-      const errors = result.suiteErrors.filter((e) => e.file.endsWith(area.file));
+      const errors = result.suiteErrors.filter((e) => e.area === area.id);
       const timeSpentMs = checks.reduce((n, c) => n + c.durationMs, 0);
       if (bad.length || errors.length)
         tests.push({
@@ -347,7 +339,7 @@ export class SuiteTestRunner implements TestRunner {
         });
       else tests.push({ id: area.id, name: area.id, timeSpentMs, status: TestStatus.Success });
     }
-    const unplaced = result.suiteErrors.filter((e) => !areas.some((a) => e.file.endsWith(a.file)));
+    const unplaced = result.suiteErrors.filter((e) => !areas.some((a) => e.area === a.id));
     if (unplaced.length)
       return { status: DryRunStatus.Error, errorMessage: unplaced.map((e) => `${e.file}: ${e.message}`).join('\n') };
     // Mutant runs happen in other workers too: they read the dry run's outcomes from the (one) sandbox.
@@ -359,8 +351,8 @@ export class SuiteTestRunner implements TestRunner {
     this.log.info(
       `dry run: ${tests.filter((t) => t.status === TestStatus.Failed).length} areas failing in ${(out.ms / 1000).toFixed(1)} s, ${requests} requests`,
     );
-    if (Number(process.env.SFC_MUTATION_WORKERS ?? 1) !== 1) {
-      await this.vitest?.close(); // mutant runs use more worker threads than the dry run's one
+    if (MUTANT_RUN_AREAS !== 1) {
+      await this.vitest?.close(); // mutant runs run more areas at once than the dry run's one
       this.vitest = undefined;
     }
     return { status: DryRunStatus.Complete, tests, mutantCoverage: this.coverage(areas) };
@@ -440,8 +432,8 @@ export class SuiteTestRunner implements TestRunner {
       const areas = this.areas.filter((a) => ids.includes(a.id));
       if (areas.length === 0) return { status: MutantRunStatus.Survived, nrOfTests: 0 };
       const out = await this.suite(
-        areas.map((a) => a.file),
-        Number(process.env.SFC_MUTATION_WORKERS ?? 1),
+        areas.map((a) => a.id),
+        MUTANT_RUN_AREAS,
         false,
         this.bailEnabled,
       );

@@ -6,6 +6,7 @@ import { type Exchange, redact, toCurl } from '../http/exchange.js';
 import { RunNames } from '../provisioning/names.js';
 import type { CheckResultMeta, EvidenceRecord } from '../run/results.js';
 import { schemaRegistry } from '../schemas/registry.js';
+import { loadAreas } from '../specs/areas.js';
 import { requirementsById } from '../specs/catalog.js';
 import { attachEvidence, categorize, labelCheck } from './allure.js';
 import { type ContextRecorder, createContext } from './context.js';
@@ -14,16 +15,34 @@ import { type AreaSpec, CheckSkipped, ConformanceFailure } from './model.js';
 declare module 'vitest' {
   export interface ProvidedContext {
     sfcSettings: Settings;
+    /** The areas to run (`<interface>/<name>`); null: every area of the settings' interfaces. */
+    sfcAreas: string[] | null;
   }
   interface TaskMeta {
     sfc?: CheckResultMeta;
+    /** On an area's describe block: the area, `<interface>/<name>`. */
+    sfcArea?: string;
   }
 }
 
 const MAX_EVIDENCE = 4;
 const MAX_BODY_IN_REPORT = 16 * 1024;
 
-/** Turns an area's checks into vitest tests, in order, sharing state; one suite file calls this once. */
+/**
+ * Registers the areas the run selected (suites/conformance.test.ts calls this). Each area is a
+ * describe block of its own: the blocks run at once, up to vitest's maxConcurrency (--concurrency),
+ * and each runs its checks in order. In one worker thread they share one module graph, one schema
+ * registry and one JIT: a worker thread per area cost about a CPU-second more per extra thread, and
+ * a file per area ran one area at a time per thread, leaving both cores idle while it waited.
+ */
+export async function runSelectedAreas(): Promise<void> {
+  const settings = inject('sfcSettings');
+  const wanted = inject('sfcAreas');
+  for (const area of await loadAreas(settings.interfaces))
+    if (!wanted || wanted.includes(`${area.interface}/${area.name}`)) runArea(area);
+}
+
+/** Turns an area's checks into vitest tests, in order, sharing state: one describe block. */
 export function runArea<S>(spec: AreaSpec<S>): void {
   const settings = inject('sfcSettings');
   const catalog = requirementsById();
@@ -41,7 +60,8 @@ export function runArea<S>(spec: AreaSpec<S>): void {
     .filter(([k, v]) => SECRET_DATA_KEYS.has(k) && v.length >= 4)
     .map(([, v]) => v);
 
-  describe(`${spec.interface} ${spec.name}`, () => {
+  const meta = { sfcArea: `${spec.interface}/${spec.name}` };
+  describe(`${spec.interface} ${spec.name}`, { concurrent: true, meta }, () => {
     afterAll(async () => {
       for (const fn of teardowns.reverse()) {
         try {
@@ -55,7 +75,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
 
     for (const check of spec.checks) {
       const requirement = catalog.get(check.id);
-      it(`${check.id} ${check.title}`, async ({ task, skip }) => {
+      it.sequential(`${check.id} ${check.title}`, async ({ task, skip }) => {
         if (!requirement)
           throw new Error(`suite bug: check "${check.title}" names requirement ${check.id}, which the catalog does not have`);
         const meta: CheckResultMeta = {

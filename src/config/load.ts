@@ -6,6 +6,9 @@ import { newRunId } from '../provisioning/names.js';
 import { DATA_KEYS, OPTIONS } from './options.js';
 import type { Settings } from './settings.js';
 
+/** Areas at once, at most: each holds its own connections to the target. */
+const MAX_CONCURRENCY = 64;
+
 /** A user's mistake in flags, environment or `.env`: one line, exit 2, nothing sent. */
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -48,8 +51,17 @@ export function resolveSettings(input: RawInputs, command: 'run' | 'self-test'):
         const s = String(raw).trim();
         if (!/^\d{1,12}$/.test(s)) throw new UsageError(`${where} must be a whole number of 0 or more, got "${raw}"`);
         const n = Number(s);
-        if ((opt.key === 'runs' || opt.key === 'timeoutMs' || opt.key === 'rateLimit' || opt.key === 'maxDurationS') && n < 1)
+        if (
+          (opt.key === 'runs' ||
+            opt.key === 'timeoutMs' ||
+            opt.key === 'rateLimit' ||
+            opt.key === 'maxDurationS' ||
+            opt.key === 'concurrency') &&
+          n < 1
+        )
           throw new UsageError(`${where} must be at least 1, got "${raw}"`);
+        if (opt.key === 'concurrency' && n > MAX_CONCURRENCY)
+          throw new UsageError(`${where} must be at most ${MAX_CONCURRENCY}, got "${raw}"`);
         out[opt.key] = n;
         break;
       }
@@ -124,6 +136,7 @@ export function resolveSettings(input: RawInputs, command: 'run' | 'self-test'):
     baseline: out.baseline as string | undefined,
     allowIncomplete: Boolean(out.allowIncomplete),
     rateLimit: out.rateLimit as number | undefined,
+    concurrency: (out.concurrency as number | undefined) ?? 8,
     maxDurationS: (out.maxDurationS as number | undefined) ?? 1800,
     data,
     runId: newRunId(),

@@ -94,7 +94,16 @@ export const OPTIONS: OptionDef[] = [
     env: 'SFC_RATE_LIMIT',
     key: 'rateLimit',
     kind: 'int',
-    help: 'at most N requests per second (files then run one at a time)',
+    help: 'at most N requests per second (areas then run one at a time)',
+    commands: both,
+  },
+  {
+    flag: 'concurrency',
+    env: 'SFC_CONCURRENCY',
+    key: 'concurrency',
+    kind: 'int',
+    default: '8',
+    help: 'areas of checks run at once, 1 to 64, each area its checks in order (--rate-limit makes it 1)',
     commands: both,
   },
   {

@@ -17,6 +17,8 @@ export interface Settings {
   allowIncomplete: boolean;
   /** Requests per second at most, across the run; unlimited when absent. */
   rateLimit?: number;
+  /** Areas of checks run at once (each area runs its checks in order); 1 under a rate limit. */
+  concurrency: number;
   /** Bound on the whole run in seconds; past it the run is aborted (exit 3) with what it has. */
   maxDurationS: number;
   /** Target data the checks need (`SFC_*` keys of `.env.example`, e.g. SFC_SHOP_COUPON). */

@@ -1,8 +1,11 @@
-import type { Reporter, TestCase, TestModule } from 'vitest/node';
-import type { CheckResult, CheckResultMeta } from './results.js';
+import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
+import type { CheckResult } from './results.js';
 
 export interface SuiteError {
+  /** Where it happened: the area (`<interface>/<name>`), or the suite file when it failed as a whole. */
   file: string;
+  /** The area it belongs to; absent when the suite file failed, which touches every interface of the run. */
+  area?: string;
   message: string;
 }
 
@@ -16,8 +19,9 @@ export interface ProgressEvent {
 }
 
 /**
- * A vitest reporter that turns each finished test into a CheckResult (from `task.meta.sfc`) and
- * each file that could not run into a suite error. It judges nothing: the verdict is run/verdict.ts.
+ * A vitest reporter that turns each finished test into a CheckResult (from `task.meta.sfc`), area
+ * by area as their describe blocks end (src/checks/area.ts marks them with `sfcArea`), and what
+ * could not run into suite errors. It judges nothing: the verdict is run/verdict.ts.
  */
 export class ResultCollector implements Reporter {
   readonly checks: CheckResult[] = [];
@@ -25,36 +29,39 @@ export class ResultCollector implements Reporter {
 
   constructor(private readonly onProgress?: (e: ProgressEvent) => void) {}
 
-  onTestModuleEnd(module: TestModule): void {
+  onTestSuiteResult(suite: TestSuite): void {
+    const area = suite.meta().sfcArea;
+    if (!area) return;
     const counts = { passed: 0, failed: 0, skipped: 0, errors: 0 };
-    let first: CheckResultMeta | undefined;
-    for (const test of module.children.allTests()) {
-      const result = this.toResult(test);
+    for (const test of suite.children.allTests()) {
+      const result = this.toResult(test, area);
       if (!result) continue;
-      first ??= result;
       this.checks.push(result);
       if (result.outcome === 'error') counts.errors++;
       else counts[result.outcome]++;
     }
+    for (const e of suite.errors()) this.suiteErrors.push({ file: area, area, message: e.message ?? String(e) });
+    const [iface = '', name = ''] = area.split('/');
+    this.onProgress?.({ area: name, interface: iface, ...counts });
+  }
+
+  /** The suite file's own errors: it could not load (an area module that does not import, say). */
+  onTestModuleEnd(module: TestModule): void {
     for (const e of module.errors()) this.suiteErrors.push({ file: module.moduleId, message: e.message ?? String(e) });
-    if (first) this.onProgress?.({ area: first.area, interface: first.interface, ...counts });
   }
 
   onTestRunEnd(_modules: ReadonlyArray<TestModule>, unhandled: ReadonlyArray<{ message?: string }>): void {
     for (const e of unhandled) this.suiteErrors.push({ file: '(unhandled)', message: e.message ?? String(e) });
   }
 
-  private toResult(test: TestCase): CheckResult | undefined {
+  private toResult(test: TestCase, area: string): CheckResult | undefined {
     const meta = test.meta().sfc;
     const result = test.result();
     const durationMs = Math.round(test.diagnostic()?.duration ?? 0);
     if (!meta) {
-      // A test that never reached the check body: its file failed before it ran.
+      // A test that never reached the check body: its area failed before it ran.
       if (result.state === 'failed')
-        this.suiteErrors.push({
-          file: test.module.moduleId,
-          message: `${test.fullName}: ${result.errors[0]?.message ?? 'failed'}`,
-        });
+        this.suiteErrors.push({ file: area, area, message: `${test.fullName}: ${result.errors[0]?.message ?? 'failed'}` });
       return undefined;
     }
     const out: CheckResult = { ...meta, durationMs };

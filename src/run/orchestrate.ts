@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
 import { join, relative } from 'node:path';
 import { ALLURE_CATEGORIES } from '../checks/allure.js';
 import { INTERFACES } from '../checks/model.js';
@@ -70,13 +69,11 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
   const previousExitCode = process.exitCode;
   const vitest = await createSuiteVitest({
     root: REPO_ROOT,
-    include: settings.interfaces.map((i) => `suites/${i}/**/*.test.ts`),
     reporters: [collector, allure],
     settings,
-    // With a rate cap, one file at a time keeps the cap exact. Otherwise one worker per core (at
-    // least 2, at most 4): each worker loads the suite and compiles its schemas again, and on
-    // 2 cores (npm run bench) a third and fourth worker cost more CPU than their overlap saved.
-    maxWorkers: settings.rateLimit ? 1 : Math.min(4, settings.interfaces.length * 2, Math.max(2, availableParallelism())),
+    areas: null,
+    // Under a rate cap one area at a time keeps the cap exact (each area's client paces itself).
+    concurrency: settings.rateLimit ? 1 : settings.concurrency,
     timeoutMs: checkTimeout,
   });
   let aborted: string | undefined;
@@ -123,7 +120,7 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
       summarize(
         iface,
         requirements.filter((r) => r.interface === iface),
-        collector.suiteErrors.filter((e) => e.file.includes(`/suites/${iface}/`)).length,
+        collector.suiteErrors.filter((e) => !e.area || e.area.startsWith(`${iface}/`)).length,
       ),
     );
   const ambiguities: AmbiguityOutcome[] = files.flatMap((f) =>

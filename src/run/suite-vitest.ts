@@ -5,14 +5,18 @@ import type { Settings } from '../config/settings.js';
 export interface SuiteVitestOptions {
   /** The repository whose suites/ run (the mutation runner passes Stryker's sandbox). */
   root: string;
-  /** Suite files or globs, relative to root. */
-  include: string[];
   reporters: Reporter[];
   settings: Settings;
-  maxWorkers: number;
+  /** The areas to run (`<interface>/<name>`); null: every area of the settings' interfaces. */
+  areas: string[] | null;
+  /** Areas run at once (each runs its checks in order). */
+  concurrency: number;
   /** Per check and per hook. */
   timeoutMs: number;
 }
+
+/** The one suite file: it registers the selected areas (src/checks/area.ts, runSelectedAreas). */
+export const SUITE_FILE = 'suites/conformance.test.ts';
 
 /** The vitest that runs the suite's areas: one place for its configuration (a run, the mutation runner). */
 export function createSuiteVitest(o: SuiteVitestOptions): Promise<Vitest> {
@@ -22,15 +26,16 @@ export function createSuiteVitest(o: SuiteVitestOptions): Promise<Vitest> {
       root: o.root,
       config: false,
       watch: false,
-      include: o.include,
+      include: [SUITE_FILE],
       reporters: o.reporters,
-      provide: { sfcSettings: o.settings },
+      provide: { sfcSettings: o.settings, sfcAreas: o.areas },
       pool: 'threads',
-      // One module graph per worker, not per file: each file would otherwise rebuild the schema
-      // registry (every specs schema added and meta-validated) and recompile its schemas, which
-      // cost more than the requests themselves. Areas keep their state in runArea, not in modules.
+      // One worker thread runs every area: the areas overlap their requests inside it (maxConcurrency),
+      // and one module graph, schema registry and JIT serve them all. Each extra thread cost about a
+      // CPU-second of loading and compiling again, on a machine whose two cores the target shares.
       isolate: false,
-      maxWorkers: o.maxWorkers,
+      maxWorkers: 1,
+      maxConcurrency: o.concurrency,
       testTimeout: o.timeoutMs,
       hookTimeout: o.timeoutMs,
       passWithNoTests: true,

@@ -1,13 +1,16 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { type AreaSpec, INTERFACES } from '../checks/model.js';
+import { type AreaSpec, INTERFACES, type InterfaceId } from '../checks/model.js';
 import { REPO_ROOT } from './paths.js';
 
-/** Every area of checks (`src/interfaces/<interface>/areas/*.ts`), for coverage and the Pact generator. */
-export async function loadAreas(): Promise<AreaSpec[]> {
+/**
+ * Every area of checks (`src/interfaces/<interface>/areas/*.ts`) of the interfaces asked for, in
+ * interface and file order: what a run executes, what coverage and the Pact generator read.
+ */
+export async function loadAreas(interfaces: readonly InterfaceId[] = INTERFACES): Promise<AreaSpec[]> {
   const areas: AreaSpec[] = [];
-  for (const iface of INTERFACES) {
+  for (const iface of INTERFACES.filter((i) => interfaces.includes(i))) {
     const dir = join(REPO_ROOT, 'src', 'interfaces', iface, 'areas');
     if (!existsSync(dir)) continue;
     for (const file of readdirSync(dir)

@@ -212,6 +212,7 @@ function settingsFor(shopApiRoot: string): Settings {
     runs: 1,
     timeoutMs: 300,
     allowIncomplete: false,
+    concurrency: 8,
     maxDurationS: 60,
     data: {},
     runId: 'hostile',

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { judgeMutantRun } from '../../scripts/mutation/judge.js';
 
-const area = { id: 'rest-route/account', file: 'suites/rest-route/account.test.ts' };
+const area = { id: 'rest-route/account' };
 const check = (requirement: string, level: string, outcome: string, title = `${requirement} check`) => ({
   interface: 'rest-route' as const,
   area: 'account',
@@ -62,16 +62,22 @@ describe('judgeMutantRun', () => {
     expect(out.advisoryFlips).toEqual(['RR-SEC-01']);
   });
 
-  it('kills on an erring check and on a suite error, naming the area of its file', () => {
+  it('kills on an erring check and on a suite error, naming its area (the first asked for when it has none)', () => {
     expect(judge([['RR-A-01', 'ADVISORY', 'passed', 'error']]).killers).toHaveLength(1);
     const out = judgeMutantRun({
       checks: [],
-      suiteErrors: [{ file: '/sandbox/suites/rest-route/account.test.ts', message: 'boom' }],
+      suiteErrors: [
+        { file: 'rest-route/auth', area: 'rest-route/auth', message: 'boom' },
+        { file: '/sandbox/suites/conformance.test.ts', message: 'no import' },
+      ],
       areas: [area],
       baseline: new Map(),
       serious: new Map(),
     });
-    expect(out.killers).toEqual([{ area: 'rest-route/account', why: 'suite error: boom' }]);
+    expect(out.killers).toEqual([
+      { area: 'rest-route/auth', why: 'suite error: boom' },
+      { area: 'rest-route/account', why: 'suite error: no import' },
+    ]);
   });
 
   it('a check missing from an area that did not run does not kill', () => {

@@ -74,7 +74,7 @@ describe('mutation options (npm run mutation)', () => {
     for (const e of [
       'SFC_MUTATION_RUNS',
       'SFC_MUTATION_SEED',
-      'SFC_MUTATION_WORKERS',
+      'SFC_MUTATION_AREAS',
       'SFC_MUTATION_BAIL',
       'SFC_MUTATION_PROGRESS',
     ])

@@ -31,6 +31,7 @@ function settingsFor(
     runs: 1,
     timeoutMs: 10_000,
     allowIncomplete: false,
+    concurrency: 8,
     maxDurationS: 120,
     data: referenceData,
     runId: 'pact-test',

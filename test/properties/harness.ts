@@ -52,6 +52,7 @@ export function testSettings(ref: Reference, iface: InterfaceId, seed: number, r
     runs,
     timeoutMs: 10_000,
     allowIncomplete: false,
+    concurrency: 8,
     maxDurationS: 60,
     data: {},
     runId,

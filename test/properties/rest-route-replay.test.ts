@@ -24,6 +24,7 @@ async function requestsOf(port: number, seed: number, runId: string): Promise<st
     runs: 12,
     timeoutMs: 10_000,
     allowIncomplete: false,
+    concurrency: 8,
     maxDurationS: 60,
     data: {},
     runId,

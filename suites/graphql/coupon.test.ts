@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { couponArea } from '../../src/interfaces/graphql/areas/coupon.js';
-
-runArea(couponArea);

@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { negativeArea } from '../../src/interfaces/graphql/areas/negative.js';
-
-runArea(negativeArea);

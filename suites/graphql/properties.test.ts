@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { propertiesArea } from '../../src/interfaces/graphql/areas/properties.js';
-
-runArea(propertiesArea);

@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { queriesArea } from '../../src/interfaces/graphql/areas/queries.js';
-
-runArea(queriesArea);

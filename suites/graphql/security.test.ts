@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { securityArea } from '../../src/interfaces/graphql/areas/security.js';
-
-runArea(securityArea);

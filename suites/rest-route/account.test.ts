@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { accountArea } from '../../src/interfaces/rest-route/areas/account.js';
-
-runArea(accountArea);

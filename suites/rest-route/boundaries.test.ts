@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { boundariesArea } from '../../src/interfaces/rest-route/areas/boundaries.js';
-
-runArea(boundariesArea);

@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { registerLimitsArea } from '../../src/interfaces/rest-route/areas/register-limits.js';
-
-runArea(registerLimitsArea);

@@ -1,4 +1,0 @@
-import { runArea } from '../../src/checks/area.js';
-import { tokensArea } from '../../src/interfaces/rest-v1-shop/areas/tokens.js';
-
-runArea(tokensArea);
