@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RunResult } from '../src/run/results.js';
+import { writeAllureResults } from './allure.js';
 import { renderBadge } from './badge.js';
 import { renderHtml } from './html.js';
 import { renderJson } from './json.js';
@@ -8,7 +9,7 @@ import { renderJunit } from './junit.js';
 import { renderMarkdown } from './markdown.js';
 
 /** Writes every report of the run into `dir`; returns the paths written. */
-export function writeReports(result: RunResult, dir: string): string[] {
+export async function writeReports(result: RunResult, dir: string): Promise<string[]> {
   mkdirSync(dir, { recursive: true });
   const files: [string, string][] = [
     ['conformance-report.json', renderJson(result)],
@@ -17,9 +18,11 @@ export function writeReports(result: RunResult, dir: string): string[] {
     ['junit.xml', renderJunit(result)],
     ...result.interfaces.map((s): [string, string] => [`badge-${s.interface}.svg`, renderBadge(s)]),
   ];
-  return files.map(([name, text]) => {
+  const written = files.map(([name, text]) => {
     const path = join(dir, name);
     writeFileSync(path, text);
     return path;
   });
+  written.push(await writeAllureResults(result, dir));
+  return written;
 }

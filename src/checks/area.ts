@@ -8,7 +8,7 @@ import type { CheckResultMeta, EvidenceRecord } from '../run/results.js';
 import { schemaRegistry } from '../schemas/registry.js';
 import { loadAreas } from '../specs/areas.js';
 import { requirementsById } from '../specs/catalog.js';
-import { attachEvidence, categorize, labelCheck } from './allure.js';
+import { categorize } from './category.js';
 import { type ContextRecorder, createContext } from './context.js';
 import { type AreaSpec, CheckSkipped, ConformanceFailure } from './model.js';
 
@@ -85,6 +85,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
           area: spec.name,
           title: check.title,
           source: requirement.source,
+          startedAt: new Date().toISOString(),
           outcome: 'passed',
           choices: {},
           notes: [],
@@ -92,7 +93,6 @@ export function runArea<S>(spec: AreaSpec<S>): void {
           retries: 0,
         };
         task.meta.sfc = meta;
-        await labelCheck(meta, requirement);
         const missing = (check.needs ?? []).filter((k) => (state as Record<string, unknown>)[k] === undefined);
         if (missing.length > 0) {
           meta.outcome = 'skipped';
@@ -106,7 +106,6 @@ export function runArea<S>(spec: AreaSpec<S>): void {
         try {
           await check.run(ctx);
           meta.evidence = evidence(http.exchanges.slice(first), secrets, undefined);
-          await attachEvidence(meta);
         } catch (e) {
           if (e instanceof CheckSkipped) {
             meta.outcome = 'skipped';
@@ -120,7 +119,6 @@ export function runArea<S>(spec: AreaSpec<S>): void {
             const shown = e.exchanges.length > 0 ? e.exchanges : http.exchanges.slice(first).slice(-1);
             meta.evidence = evidence(shown, secrets, e.details);
             meta.category = categorize(requirement, shown[shown.length - 1]?.response?.status, Array.isArray(e.details));
-            await attachEvidence(meta);
             throw new Error(
               `${meta.category}: ${check.id}: ${e.message}${meta.evidence.exchanges[0] ? `\n  replay: ${meta.evidence.exchanges[0].curl}` : ''}`,
             );

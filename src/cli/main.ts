@@ -106,7 +106,7 @@ async function runCommand(command: 'run' | 'self-test', args: string[], term: Te
       waivers,
       onProgress: (p) => term.progress(p),
     });
-    const files = writeReports(result, settings.reportDir);
+    const files = await writeReports(result, settings.reportDir);
     term.summary(result);
     term.info(`reports: ${files.map((f) => f.replace(`${process.cwd()}/`, '')).join(', ')}`);
     if (command === 'self-test' && result.verdict !== 'conformant')

@@ -1,18 +1,15 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { ALLURE_CATEGORIES } from '../checks/allure.js';
 import { INTERFACES } from '../checks/model.js';
 import type { Settings } from '../config/settings.js';
 import { TargetClient } from '../http/client.js';
 import { runScratchDir } from '../provisioning/scratch.js';
 import { loadRequirementFiles } from '../specs/catalog.js';
 import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
-import { QueuedAllureReporter } from './allure-writer.js';
 import { type ProgressEvent, ResultCollector } from './collector.js';
 import { diagnose } from './diagnose.js';
 import { TargetUnreachable } from './errors.js';
-import { setAsideOldResults } from './old-results.js';
 import type { AmbiguityOutcome, NotShownItem, RequirementResult, RunResult } from './results.js';
 import { createSuiteVitest } from './suite-vitest.js';
 import { targetUrlOf } from './target-urls.js';
@@ -61,15 +58,12 @@ export interface RunOptions {
 export async function executeRun(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
   const started = new Date();
   await preflight(settings);
-  // An earlier run's Allure results: out of the way now, deleted at the end (src/run/old-results.ts).
-  const discardOldResults = setAsideOldResults(join(settings.reportDir, 'allure-results'), settings.runId);
   const collector = new ResultCollector(options.onProgress);
-  const allure = allureReporter(settings);
   const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
   const previousExitCode = process.exitCode;
   const vitest = await createSuiteVitest({
     root: REPO_ROOT,
-    reporters: [collector, allure],
+    reporters: [collector],
     settings,
     areas: null,
     // Under a rate cap one area at a time keeps the cap exact (each area's client paces itself).
@@ -96,8 +90,6 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     clearTimeout(bound);
     await watchdog.stop();
     await vitest.close();
-    await allure.writer.flush();
-    await discardOldResults();
   }
   process.exitCode = previousExitCode; // the verdict, not vitest, decides the exit code
 
@@ -173,30 +165,6 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     ...(aborted ? { aborted } : {}),
     diagnoses: diagnose(collector.checks, settings.vendor),
   };
-}
-
-function allureReporter(settings: Settings): QueuedAllureReporter {
-  const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { version: string };
-  const environmentInfo: Record<string, string> = {
-    'storefront-conformance': pkg.version,
-    node: process.version,
-    seed: String(settings.seed),
-    run: settings.runId,
-    vendor: settings.vendor,
-    interfaces: settings.interfaces.join(', '),
-  };
-  if (settings.baseUrl) environmentInfo.base_url = settings.baseUrl;
-  if (settings.networkApiRoot) environmentInfo.network_api_root = settings.networkApiRoot;
-  if (settings.shopApiRoot) environmentInfo.shop_api_root = settings.shopApiRoot;
-  return new QueuedAllureReporter({
-    resultsDir: join(settings.reportDir, 'allure-results'),
-    environmentInfo,
-    categories: ALLURE_CATEGORIES.map((c) => ({
-      ...c,
-      messageRegex: c.messageRegex,
-      matchedStatuses: c.matchedStatuses as never,
-    })),
-  });
 }
 
 /** sha256 over every file of specs/ (path and content), so a report names the exact contract it used. */

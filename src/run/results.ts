@@ -27,6 +27,8 @@ export interface CheckResultMeta {
   area: string;
   title: string;
   source: Source;
+  /** When the check began (ISO 8601). */
+  startedAt: string;
   outcome: CheckOutcome;
   reason?: string;
   /** For failed checks: what kind of failure (Allure categories, report grouping). */
@@ -109,7 +111,8 @@ export interface RunResult {
   requirements: RequirementResult[];
   ambiguities: AmbiguityOutcome[];
   notShown: NotShownItem[];
-  suiteErrors: { file: string; message: string }[];
+  /** Errors of the suite itself: where (an area, or the suite file), and for an area which one. */
+  suiteErrors: { file: string; area?: string; message: string }[];
   requests: number;
   retries: number;
   /** Runs of every property and state machine, shrinking included. */

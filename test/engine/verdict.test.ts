@@ -20,6 +20,7 @@ const req = (id: string, level: Level, outcomes: CheckOutcome[], testable = true
     area: 'a',
     title: 't',
     source: base.source,
+    startedAt: '2026-01-01T00:00:00.000Z',
     outcome,
     choices: {},
     notes: [],

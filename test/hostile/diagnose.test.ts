@@ -27,6 +27,7 @@ function check(requirement: string, ...exchanges: (Exchange & { curl: string })[
     area: 'cart',
     title: requirement,
     source: { document: '2', section: 'B. Shop variant' },
+    startedAt: '2026-01-01T00:00:00.000Z',
     outcome: 'failed',
     evidence: { exchanges },
     choices: {},

@@ -4,14 +4,13 @@ import { join } from 'node:path';
 import type { Globals, TestResult, TestResultContainer } from 'allure-js-commons';
 import type { Category, EnvironmentInfo } from 'allure-js-commons/sdk';
 import { stringifyEnvInfo, type Writer } from 'allure-js-commons/sdk/reporter';
-import AllureVitestReporter from 'allure-vitest/reporter';
 
 /**
  * Allure's FileSystemWriter opens, writes, fsyncs and renames every result and attachment
- * synchronously on vitest's main thread; with a few thousand evidence files that blocked the
- * thread the workers report to for seconds per run. This writer queues the same files, with the
- * same names and contents, as asynchronous writes without fsync: the run is not over until
- * `flush()` has resolved, and a file that could not be written fails the flush.
+ * synchronously, one after another; with a few thousand evidence files that took seconds per run.
+ * This writer queues the same files, with the same names and contents, as asynchronous writes
+ * without fsync: the report is not written until `flush()` has resolved, and a file that could not
+ * be written fails the flush.
  */
 export class QueuedAllureWriter implements Writer {
   private readonly pending = new Set<Promise<void>>();
@@ -65,28 +64,5 @@ export class QueuedAllureWriter implements Writer {
       throw new Error(
         `${this.failures.length} Allure result file(s) could not be written: ${this.failures.slice(0, 3).join('; ')}`,
       );
-  }
-}
-
-type ReporterConfig = ConstructorParameters<typeof AllureVitestReporter>[0] & { resultsDir: string };
-
-/** allure-vitest's reporter, writing through a QueuedAllureWriter. */
-export class QueuedAllureReporter extends AllureVitestReporter {
-  readonly writer: QueuedAllureWriter;
-
-  constructor(config: ReporterConfig) {
-    super(config);
-    this.writer = new QueuedAllureWriter(config.resultsDir);
-  }
-
-  override onInit(...args: Parameters<AllureVitestReporter['onInit']>): void {
-    super.onInit(...args);
-    // allure-vitest builds its runtime with the default writer in onInit and takes no writer option;
-    // the runtime reads `writer` on every write, so swapping it here covers every result after the
-    // categories and environment files (written synchronously, once).
-    const runtime = (this as unknown as { allureReporterRuntime?: { writer: Writer } }).allureReporterRuntime;
-    if (!runtime || typeof runtime.writer?.writeResult !== 'function')
-      throw new Error('allure-vitest changed: its reporter has no runtime writer to replace (src/run/allure-writer.ts)');
-    runtime.writer = this.writer;
   }
 }

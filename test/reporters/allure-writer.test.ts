@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { QueuedAllureWriter } from '../../src/run/allure-writer.js';
+import { QueuedAllureWriter } from '../../reporters/allure-writer.js';
 
 const dirs: string[] = [];
 const scratch = () => {

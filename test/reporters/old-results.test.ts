@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { setAsideOldResults } from '../../src/run/old-results.js';
+import { setAsideOldResults } from '../../reporters/old-results.js';
 
 const dirs: string[] = [];
 afterEach(() => {
