@@ -42,11 +42,11 @@ export interface ReferenceChild {
 
 /**
  * The reference implementation as a child process on a free port with a fresh database; `nodeArgs`
- * and `env` go to its node (the benchmark preloads a request clock).
+ * and `env` go to its node (the benchmark preloads a request clock), `hashCost` is its scrypt cost.
  */
 export async function startReferenceChild(
   fault?: string,
-  { nodeArgs = [], env = process.env }: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv } = {},
+  { nodeArgs = [], env = process.env, hashCost = 1024 }: { nodeArgs?: string[]; env?: NodeJS.ProcessEnv; hashCost?: number } = {},
 ): Promise<ReferenceChild> {
   const dir = mkdtempSync(join(tmpdir(), 'sfc-fault-'));
   const args = [
@@ -57,7 +57,7 @@ export async function startReferenceChild(
     '--db',
     join(dir, 'ref.db'),
     '--hash-cost',
-    '1024',
+    String(hashCost),
   ];
   if (fault) args.push('--fault', fault);
   const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -14,15 +14,16 @@ function measurement(ratio: number, rps: number): RatioMeasurement & { tag: stri
 
 describe('bench options', () => {
   it('defaults to one measurement at each depth, the deep one at 1000 runs', () => {
-    expect(parseOptions([])).toEqual({ repeat: 1, deepRuns: 1000 });
+    expect(parseOptions([])).toEqual({ repeat: 1, deepRuns: 1000, hashCost: 2 });
   });
 
   it('reads --repeat and --deep-runs; 0 deep runs leaves the deep measurement out', () => {
-    expect(parseOptions(['--repeat', '3', '--deep-runs', '0'])).toEqual({ repeat: 3, deepRuns: 0 });
+    expect(parseOptions(['--repeat', '3', '--deep-runs', '0'])).toEqual({ repeat: 3, deepRuns: 0, hashCost: 2 });
+    expect(parseOptions(['--hash-cost', '1024'])).toEqual({ repeat: 1, deepRuns: 1000, hashCost: 1024 });
   });
 
   it('reads --flag=value as the faults and mutation scripts do', () => {
-    expect(parseOptions(['--repeat=2', '--deep-runs=500'])).toEqual({ repeat: 2, deepRuns: 500 });
+    expect(parseOptions(['--repeat=2', '--deep-runs=500'])).toEqual({ repeat: 2, deepRuns: 500, hashCost: 2 });
     expect(parseOptions(['--repeat='])).toBe('bench: --repeat takes a whole number from 1 to 100, got ""');
   });
 
@@ -38,6 +39,8 @@ describe('bench options', () => {
     [['--deep-runs'], '--deep-runs takes a whole number from 0 to 100000, got nothing'],
     [['--deep-runs', '-1'], 'got "-1"'],
     [['--fast'], 'unknown option --fast; --help lists the options'],
+    [['--hash-cost', '1000'], '--hash-cost takes a power of two, got "1000"'],
+    [['--hash-cost', '1'], '--hash-cost takes a whole number from 2 to 1048576, got "1"'],
   ])('refuses %j with one line saying what to fix', (argv, message) => {
     const out = parseOptions(argv);
     expect(typeof out).toBe('string');
