@@ -9,18 +9,19 @@ import { REPO_ROOT } from './paths.js';
  * interface and file order: what a run executes, what coverage and the Pact generator read.
  */
 export async function loadAreas(interfaces: readonly InterfaceId[] = INTERFACES): Promise<AreaSpec[]> {
-  const areas: AreaSpec[] = [];
+  const files: string[] = [];
   for (const iface of INTERFACES.filter((i) => interfaces.includes(i))) {
     const dir = join(REPO_ROOT, 'src', 'interfaces', iface, 'areas');
     if (!existsSync(dir)) continue;
     for (const file of readdirSync(dir)
       .filter((f) => f.endsWith('.ts'))
-      .sort()) {
-      const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
-      for (const value of Object.values(mod)) if (isArea(value)) areas.push(value);
-    }
+      .sort())
+      files.push(join(dir, file));
   }
-  return areas;
+  // Imported together: in a vitest worker each module is fetched from the main thread, and the
+  // fetches overlap instead of waiting for each other.
+  const modules = await Promise.all(files.map((f) => import(pathToFileURL(f).href) as Promise<Record<string, unknown>>));
+  return modules.flatMap((mod) => Object.values(mod).filter(isArea));
 }
 
 function isArea(v: unknown): v is AreaSpec {
