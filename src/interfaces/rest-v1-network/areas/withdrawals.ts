@@ -306,7 +306,17 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
         // NET-WD-03 spent `requested` of the balance already.
         if (!(balance - requested >= amount))
           ctx.skip(`the withdrawable balance left (${money(balance - requested)}) is below ${amount}`);
-        const call = await request(ctx, { amount: String(amount) });
+        // Under the lock, as every accepted withdrawal of this account: the withdrawal model
+        // (model-withdrawals) compares the account's records with its own, and with areas running at
+        // once this request landed inside its sequence (2 runs of 4, seed 1).
+        const call = await withRunLock(
+          ctx.settings.runId,
+          ROOT_WITHDRAWALS_LOCK,
+          () => request(ctx, { amount: String(amount) }),
+          {
+            onGiveUp: (m) => ctx.note(m),
+          },
+        );
         succeeded(ctx, call, `withdrawal_request of "${amount}" (a float written without decimals; limits ${min}..${max})`);
       },
     },
@@ -319,8 +329,7 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
         const { min = 0, max = 0 } = ctx.state;
         const amount = Math.max(min, 0.01);
         if (amount > max) ctx.skip(`no amount lies within the limits ${min}..${max}`);
-        // Under the lock: no other area's accepted request lands between the two reads (NET-WD-12, which
-        // withdraws without it, is counted as any record added meanwhile).
+        // Under the lock: no other area's accepted request lands between the two reads.
         await withRunLock(
           ctx.settings.runId,
           ROOT_WITHDRAWALS_LOCK,
