@@ -136,7 +136,7 @@ export function resolveSettings(input: RawInputs, command: 'run' | 'self-test'):
     baseline: out.baseline as string | undefined,
     allowIncomplete: Boolean(out.allowIncomplete),
     rateLimit: out.rateLimit as number | undefined,
-    concurrency: (out.concurrency as number | undefined) ?? 8,
+    concurrency: (out.concurrency as number | undefined) ?? 16,
     maxDurationS: (out.maxDurationS as number | undefined) ?? 1800,
     data,
     runId: newRunId(),

@@ -102,7 +102,7 @@ export const OPTIONS: OptionDef[] = [
     env: 'SFC_CONCURRENCY',
     key: 'concurrency',
     kind: 'int',
-    default: '8',
+    default: '16',
     help: 'areas of checks run at once, 1 to 64, each area its checks in order (--rate-limit makes it 1)',
     commands: both,
   },

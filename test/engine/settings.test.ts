@@ -108,6 +108,17 @@ describe('settings: rate cap and run bound', () => {
     );
     expect(resolveSettings({ flags: { 'base-url': 'http://a:1' }, env: {}, dotenv: {} }, 'run').maxDurationS).toBe(1800);
   });
+
+  it('reads --concurrency (default 16) from a flag or SFC_CONCURRENCY, and refuses 0, 65 and words', () => {
+    const at = (flags: Record<string, string>, env: Record<string, string> = {}) =>
+      resolveSettings({ flags: { 'base-url': 'http://a:1', ...flags }, env, dotenv: {} }, 'run').concurrency;
+    expect(at({})).toBe(16);
+    expect(at({ concurrency: '1' })).toBe(1);
+    expect(at({}, { SFC_CONCURRENCY: '64' })).toBe(64);
+    expect(() => at({ concurrency: '0' })).toThrow(/--concurrency must be at least 1, got "0"/);
+    expect(() => at({ concurrency: '65' })).toThrow(/--concurrency must be at most 64, got "65"/);
+    expect(() => at({}, { SFC_CONCURRENCY: 'many' })).toThrow(/SFC_CONCURRENCY must be a whole number/);
+  });
 });
 
 describe('run names', async () => {

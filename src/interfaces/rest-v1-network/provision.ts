@@ -3,7 +3,7 @@ import type { CheckContext } from '../../checks/context.js';
 import { sharedPerRun } from '../../provisioning/run-shared.js';
 import { type Call, type Form, isObject, type Json, net, parse } from './client.js';
 import { described } from './expect.js';
-import { isReserved, reserveChildren } from './reservations.js';
+import { isReserved, reserve, reserveChildren } from './reservations.js';
 import { freeSlots, toNode } from './tree.js';
 
 /**
@@ -126,11 +126,19 @@ export async function freePositions(ctx: Ctx, token: string): Promise<{ parent: 
 }
 
 const MAX_ATTEMPTS = 8;
+/**
+ * How long to wait for a free position when every one the tree shows is taken or reserved. Each
+ * account an area places reserves its two children, so with many areas at once (--concurrency 64)
+ * the shown frontier ran out until the areas filled what they had reserved.
+ */
+const SLOT_WAIT_MS = 20_000;
+const SLOT_POLL_MS = 200;
 
 /**
- * Registers a new account under the SFC_NET_USERNAME sponsor at a free position of its tree.
- * Returns the last register call; `account` is set when it succeeded. The slot picked depends on
- * the username (a fixed hash), so areas running at once mostly pick different slots.
+ * Registers a new account under the SFC_NET_USERNAME sponsor at a free position of its tree,
+ * reserved for this area first, so two areas that read the same free position do not both take
+ * it. Returns the last register call; `account` is set when it succeeded. The position tried first
+ * depends on the username (a fixed hash), so areas running at once mostly pick different ones.
  */
 export async function registerInTree(
   ctx: Ctx,
@@ -139,12 +147,23 @@ export async function registerInTree(
   const sponsor = await rootAccount(ctx);
   const tried: string[] = [];
   let last: { call?: Call; account?: Account } = {};
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  const waitUntil = performance.now() + SLOT_WAIT_MS;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
     const slots = await freePositions(ctx, sponsor.token);
-    if (slots.length === 0) break;
     const form = registerForm(ctx, { sponsor: sponsor.username }, overrides);
-    const pick = (createHash('sha256').update(String(form.username)).digest().readUInt16BE(0) + attempt) % slots.length;
-    const slot = slots[Math.min(pick, slots.length - 1)] as { parent: string; position: string };
+    const first = createHash('sha256').update(String(form.username)).digest().readUInt16BE(0) + attempt;
+    let slot: { parent: string; position: 'left' | 'right' } | undefined;
+    for (let i = 0; i < slots.length && !slot; i++) {
+      const s = slots[(first + i) % slots.length] as { parent: string; position: 'left' | 'right' };
+      if (reserve(ctx, s.parent, s.position)) slot = s;
+    }
+    if (!slot) {
+      // The other areas place accounts below their reserved positions, which frees new ones.
+      if (performance.now() >= waitUntil) break;
+      await new Promise((r) => setTimeout(r, SLOT_POLL_MS));
+      continue;
+    }
+    attempt++;
     form['net_user[parent_name]'] = slot.parent;
     form['net_user[position]'] = slot.position;
     // An anchor's children are its area's to fill: reserved before it exists.
