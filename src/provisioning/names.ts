@@ -10,7 +10,8 @@ export class RunNames {
 
   constructor(
     readonly runId: string,
-    scope: string,
+    /** Who names: `<interface>/<area>`. */
+    readonly scope: string,
   ) {
     this.tag = areaTag(scope);
   }

@@ -2,7 +2,7 @@ import type { CheckContext } from '../../checks/context.js';
 import { net } from './client.js';
 import { described } from './expect.js';
 import { type Account, anchorAccount, register, registerForm } from './provision.js';
-import { reserveChildren } from './reservations.js';
+import { reserve, reserveChildren } from './reservations.js';
 
 /**
  * Fresh accounts for properties and model runs: one per run, so runs are independent. The first
@@ -41,10 +41,18 @@ export class FreshAccounts {
     this.slots.unshift(...slots);
   }
 
-  /** The next free slot without taking it (for requests that are meant to be refused). */
+  /**
+   * The next free slot without taking it (for requests that are meant to be refused), reserved for
+   * this area: unreserved, another area's registerInTree saw it free and took it, and a register here
+   * meant to be refused for one of its fields was refused for the position instead.
+   */
   async peek(): Promise<Slot> {
-    if (this.slots.length === 0) await this.next();
-    return this.slots[0] as Slot;
+    for (;;) {
+      if (this.slots.length === 0) await this.next();
+      const slot = this.slots[0] as Slot;
+      if (reserve(this.ctx, slot.parent, slot.position)) return slot;
+      this.slots.shift(); // another area's to fill
+    }
   }
 
   /** The slot of the last `peek` was taken after all (a registration meant to be refused was accepted). */
