@@ -192,8 +192,8 @@ async function measure(tmp: string, runs: number | undefined, hashCost: number, 
     hashCost,
   });
   try {
+    // At the default depth whatever the measured depth: it warms the reference's code, not its data.
     const warm = suiteCommand(ref, ['rest-route', 'rest-v1-network', 'rest-v1-shop', 'graphql'], join(dir, 'warm-up'), 2);
-    if (runs !== undefined) warm.args.push('--runs', String(runs));
     const warmCode = await runChild(warm.args, warm.env);
     const warmRun = readReport(join(dir, 'warm-up'));
     const warmUp = {
