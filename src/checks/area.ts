@@ -32,8 +32,8 @@ const MAX_BODY_IN_REPORT = 16 * 1024;
  * Registers the areas the run selected (suites/conformance.test.ts calls this). Each area is a
  * describe block of its own: the blocks run at once, up to vitest's maxConcurrency (--concurrency),
  * and each runs its checks in order. In one worker thread they share one module graph, one schema
- * registry and one JIT: a worker thread per area cost about a CPU-second more per extra thread, and
- * a file per area ran one area at a time per thread, leaving both cores idle while it waited.
+ * registry and one JIT. (Vitest runs a worker's files one after another, so a file per area had one
+ * area per thread in flight, and each further thread cost about a CPU-second of loading again.)
  */
 export async function runSelectedAreas(): Promise<void> {
   const settings = inject('sfcSettings');
@@ -60,8 +60,8 @@ export function runArea<S>(spec: AreaSpec<S>): void {
     .filter(([k, v]) => SECRET_DATA_KEYS.has(k) && v.length >= 4)
     .map(([, v]) => v);
 
-  const meta = { sfcArea: `${spec.interface}/${spec.name}` };
-  describe(`${spec.interface} ${spec.name}`, { concurrent: true, meta }, () => {
+  const areaMeta = { sfcArea: `${spec.interface}/${spec.name}` };
+  describe(`${spec.interface} ${spec.name}`, { concurrent: true, meta: areaMeta }, () => {
     afterAll(async () => {
       for (const fn of teardowns.reverse()) {
         try {
