@@ -65,7 +65,7 @@ describe("the registration area's positions in the shared tree", () => {
       // Another area registering into the tree takes, in time, every position it is offered (it picks
       // among all of them); here, at once, each one offered in the SFC_NET_USERNAME tree (A's part offers
       // none: the area reserves both children of B and of C).
-      const offered = await freePositions(other.ctx, (await rootAccount(other.ctx as never)).token);
+      const { open: offered } = await freePositions(other.ctx, (await rootAccount(other.ctx as never)).token);
       let foreign = 0;
       for (const slot of offered) {
         const r = await register(other.ctx, registerForm(other.ctx, { sponsor: 'netroot', ...slot }));

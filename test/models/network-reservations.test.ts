@@ -47,7 +47,7 @@ describe('network tree positions shared by areas', () => {
       for (const a of [anchor, second])
         for (const side of ['left', 'right'] as const) expect(isReserved(own.ctx, a.username, side)).toBe(true);
       // What another area's registerInTree may pick from: the SFC_NET_USERNAME tree, reservations left out.
-      const offered = await freePositions(other.ctx, (await rootAccount(other.ctx)).token);
+      const { open: offered } = await freePositions(other.ctx, (await rootAccount(other.ctx)).token);
       expect(offered.length).toBeGreaterThan(0);
       expect(offered.filter((s) => s.parent === anchor.username || s.parent === second.username)).toEqual([]);
       // Without `reserve` the positions stay open to every area: reserving all would fill the part of

@@ -115,19 +115,24 @@ export async function rootAccount(ctx: Ctx): Promise<Account> {
 }
 
 /**
- * Free positions in the tree of `token`'s account, shallowest first, leaving out positions an area
- * of this run has reserved (the children of an account it placed and will fill itself).
+ * Free positions in the tree of `token`'s account, shallowest first: all that it shows (`shown`),
+ * and those no area of this run has reserved (`open`: not the children of an account another area
+ * placed and will fill itself).
  */
-export async function freePositions(ctx: Ctx, token: string): Promise<{ parent: string; position: 'left' | 'right' }[]> {
+export async function freePositions(
+  ctx: Ctx,
+  token: string,
+): Promise<{ shown: number; open: { parent: string; position: 'left' | 'right' }[] }> {
   const call = await net(ctx).get('/user_geneology', { token });
   const root = toNode(call.body.geneology_data);
-  if (!root) return [];
-  return freeSlots(root).filter((s) => !isReserved(ctx, s.parent, s.position));
+  if (!root) return { shown: 0, open: [] };
+  const free = freeSlots(root);
+  return { shown: free.length, open: free.filter((s) => !isReserved(ctx, s.parent, s.position)) };
 }
 
 const MAX_ATTEMPTS = 8;
 /**
- * How long to wait for a free position when every one the tree shows is taken or reserved. Each
+ * How long to wait for a free position when every free one the tree shows is reserved. Each
  * account an area places reserves its two children, so with many areas at once (--concurrency 64)
  * the shown frontier ran out until the areas filled what they had reserved.
  */
@@ -149,7 +154,7 @@ export async function registerInTree(
   let last: { call?: Call; account?: Account } = {};
   const waitUntil = performance.now() + SLOT_WAIT_MS;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
-    const slots = await freePositions(ctx, sponsor.token);
+    const { shown, open: slots } = await freePositions(ctx, sponsor.token);
     const form = registerForm(ctx, { sponsor: sponsor.username }, overrides);
     const first = createHash('sha256').update(String(form.username)).digest().readUInt16BE(0) + attempt;
     let slot: { parent: string; position: 'left' | 'right' } | undefined;
@@ -158,8 +163,9 @@ export async function registerInTree(
       if (reserve(ctx, s.parent, s.position)) slot = s;
     }
     if (!slot) {
-      // The other areas place accounts below their reserved positions, which frees new ones.
-      if (performance.now() >= waitUntil) break;
+      // The other areas place accounts below their reserved positions, which frees new ones; when the
+      // tree shows no free position at all (a target whose geneology is wrong), waiting frees none.
+      if (shown === 0 || performance.now() >= waitUntil) break;
       await new Promise((r) => setTimeout(r, SLOT_POLL_MS));
       continue;
     }
