@@ -4,7 +4,7 @@ import type { Settings } from '../../src/config/settings.js';
 import { modelNetworkArea } from '../../src/interfaces/rest-v1-network/areas/model-network.js';
 import { FreshAccounts } from '../../src/interfaces/rest-v1-network/fresh.js';
 import { freePositions, registerInTree, rootAccount } from '../../src/interfaces/rest-v1-network/provision.js';
-import { isReserved } from '../../src/interfaces/rest-v1-network/reservations.js';
+import { holderOf, isReserved, reserve } from '../../src/interfaces/rest-v1-network/reservations.js';
 import { runScratchDir } from '../../src/provisioning/scratch.js';
 import { contextFor, type Reference, runCheck, startReference, testSettings } from '../properties/harness.js';
 
@@ -56,6 +56,15 @@ describe('network tree positions shared by areas', () => {
       await plain.next();
       const below = await plain.next();
       for (const side of ['left', 'right'] as const) expect(isReserved(other.ctx, below.username, side)).toBe(false);
+      // An area's reservations end with it: what it did not fill is free for the areas still running.
+      // Another area's stay held.
+      const { open: ownFree } = await freePositions(other.ctx, (await rootAccount(other.ctx)).token);
+      const held = ownFree[0];
+      expect(held && reserve(other.ctx, held.parent, held.position)).toBe(true);
+      await own.endArea();
+      for (const a of [anchor, second])
+        for (const side of ['left', 'right'] as const) expect(isReserved(other.ctx, a.username, side)).toBe(false);
+      expect(held && holderOf(own.ctx, held.parent, held.position)).toBe(other.ctx.names.scope);
     } finally {
       await own.close();
       await other.close();

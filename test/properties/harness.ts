@@ -62,11 +62,16 @@ export function testSettings(ref: Reference, iface: InterfaceId, seed: number, r
 /** A check context of one area (`scope`, e.g. "rest-v1-shop/cart") with a client and names of its own. */
 export function contextFor<S>(settings: Settings, scope: string, state: Partial<S> = {}) {
   const http = new TargetClient({ timeoutMs: settings.timeoutMs });
+  const teardowns: (() => Promise<void>)[] = [];
   const ctx = createContext<S>(
     { settings, http, schemas: schemaRegistry(), names: new RunNames(settings.runId, scope), state },
-    { choices: {}, notes: [], teardowns: [], propertyRuns: 0 },
+    { choices: {}, notes: [], teardowns, propertyRuns: 0 },
   );
-  return { ctx, http, close: () => http.close() };
+  /** What the end of the area runs (in reverse order, as area.ts does). */
+  const endArea = async () => {
+    for (const fn of teardowns.splice(0).reverse()) await fn();
+  };
+  return { ctx, http, endArea, close: () => http.close() };
 }
 
 /** Runs one check of an area with a fresh client and names; returns every exchange it made. */

@@ -3,7 +3,7 @@ import type { CheckContext } from '../../checks/context.js';
 import { sharedPerRun } from '../../provisioning/run-shared.js';
 import { type Call, type Form, isObject, type Json, net, parse } from './client.js';
 import { described } from './expect.js';
-import { isReserved, reserve, reserveChildren } from './reservations.js';
+import { holderOf, reserve, reserveChildren } from './reservations.js';
 import { freeSlots, toNode } from './tree.js';
 
 /**
@@ -115,24 +115,29 @@ export async function rootAccount(ctx: Ctx): Promise<Account> {
 }
 
 /**
- * Free positions in the tree of `token`'s account, shallowest first: all that it shows (`shown`),
- * and those no area of this run has reserved (`open`: not the children of an account another area
- * placed and will fill itself).
+ * Free positions in the tree of `token`'s account, shallowest first, that no area of this run has
+ * reserved (`open`), and how many more the tree shows free that other areas, still running, hold
+ * (`heldByOthers`: the children of accounts they placed and will fill themselves).
  */
 export async function freePositions(
   ctx: Ctx,
   token: string,
-): Promise<{ shown: number; open: { parent: string; position: 'left' | 'right' }[] }> {
+): Promise<{ open: { parent: string; position: 'left' | 'right' }[]; heldByOthers: number }> {
   const call = await net(ctx).get('/user_geneology', { token });
   const root = toNode(call.body.geneology_data);
-  if (!root) return { shown: 0, open: [] };
-  const free = freeSlots(root);
-  return { shown: free.length, open: free.filter((s) => !isReserved(ctx, s.parent, s.position)) };
+  const open: { parent: string; position: 'left' | 'right' }[] = [];
+  let heldByOthers = 0;
+  for (const s of root ? freeSlots(root) : []) {
+    const holder = holderOf(ctx, s.parent, s.position);
+    if (holder === undefined) open.push(s);
+    else if (holder !== ctx.names.scope) heldByOthers++;
+  }
+  return { open, heldByOthers };
 }
 
 const MAX_ATTEMPTS = 8;
 /**
- * How long to wait for a free position when every free one the tree shows is reserved. Each
+ * How long to wait for a free position when other areas hold every free one the tree shows. Each
  * account an area places reserves its two children, so with many areas at once (--concurrency 64)
  * the shown frontier ran out until the areas filled what they had reserved.
  */
@@ -154,7 +159,7 @@ export async function registerInTree(
   let last: { call?: Call; account?: Account } = {};
   const waitUntil = performance.now() + SLOT_WAIT_MS;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; ) {
-    const { shown, open: slots } = await freePositions(ctx, sponsor.token);
+    const { open: slots, heldByOthers } = await freePositions(ctx, sponsor.token);
     const form = registerForm(ctx, { sponsor: sponsor.username }, overrides);
     const first = createHash('sha256').update(String(form.username)).digest().readUInt16BE(0) + attempt;
     let slot: { parent: string; position: 'left' | 'right' } | undefined;
@@ -163,9 +168,10 @@ export async function registerInTree(
       if (reserve(ctx, s.parent, s.position)) slot = s;
     }
     if (!slot) {
-      // The other areas place accounts below their reserved positions, which frees new ones; when the
-      // tree shows no free position at all (a target whose geneology is wrong), waiting frees none.
-      if (shown === 0 || performance.now() >= waitUntil) break;
+      // Other areas, still running, hold the free positions (or took the open ones just now): as they
+      // place accounts below them, or end, positions come free. When none holds any (the tree shows
+      // no free position at all: a target whose geneology is wrong), waiting frees none.
+      if (heldByOthers + slots.length === 0 || performance.now() >= waitUntil) break;
       await new Promise((r) => setTimeout(r, SLOT_POLL_MS));
       continue;
     }
