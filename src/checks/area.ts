@@ -9,7 +9,7 @@ import { schemaRegistry } from '../schemas/registry.js';
 import { loadAreas } from '../specs/areas.js';
 import { requirementsById } from '../specs/catalog.js';
 import { categorize } from './category.js';
-import { type ContextRecorder, createContext } from './context.js';
+import { type ContextRecorder, createContext, runTeardowns } from './context.js';
 import { type AreaSpec, CheckSkipped, ConformanceFailure } from './model.js';
 
 declare module 'vitest' {
@@ -63,13 +63,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
   const areaMeta = { sfcArea: `${spec.interface}/${spec.name}` };
   describe(`${spec.interface} ${spec.name}`, { concurrent: true, meta: areaMeta }, () => {
     afterAll(async () => {
-      for (const fn of teardowns.reverse()) {
-        try {
-          await fn();
-        } catch {
-          // Teardown is best effort: what the API cannot remove carries the run prefix.
-        }
-      }
+      await runTeardowns(teardowns);
       await http.close();
     });
 

@@ -45,6 +45,17 @@ export interface ContextRecorder {
   propertyRuns: number;
 }
 
+/** Runs an area's teardowns, last registered first; best effort: what the API cannot remove carries the run prefix. */
+export async function runTeardowns(teardowns: (() => Promise<void>)[]): Promise<void> {
+  for (const fn of teardowns.splice(0).reverse()) {
+    try {
+      await fn();
+    } catch {
+      // best effort (above)
+    }
+  }
+}
+
 export function createContext<S>(
   base: { settings: Settings; http: TargetClient; schemas: SchemaRegistry; names: RunNames; state: Partial<S> },
   recorder: ContextRecorder,

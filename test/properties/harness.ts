@@ -1,7 +1,7 @@
 // Shared by the replay tests: an in-process reference, settings for one property, and one check
 // run with a fresh client and names, returning the requests it sent.
 import type { AddressInfo } from 'node:net';
-import { createContext } from '../../src/checks/context.js';
+import { createContext, runTeardowns } from '../../src/checks/context.js';
 import type { CheckSpec, InterfaceId } from '../../src/checks/model.js';
 import type { Settings } from '../../src/config/settings.js';
 import { TargetClient } from '../../src/http/client.js';
@@ -67,10 +67,8 @@ export function contextFor<S>(settings: Settings, scope: string, state: Partial<
     { settings, http, schemas: schemaRegistry(), names: new RunNames(settings.runId, scope), state },
     { choices: {}, notes: [], teardowns, propertyRuns: 0 },
   );
-  /** What the end of the area runs (in reverse order, as area.ts does). */
-  const endArea = async () => {
-    for (const fn of teardowns.splice(0).reverse()) await fn();
-  };
+  /** What the end of the area runs (area.ts). */
+  const endArea = () => runTeardowns(teardowns);
   return { ctx, http, endArea, close: () => http.close() };
 }
 

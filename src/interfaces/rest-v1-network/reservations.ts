@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CheckContext } from '../../checks/context.js';
 import { runScratchDir } from '../../provisioning/scratch.js';
@@ -10,63 +10,62 @@ import { runScratchDir } from '../../provisioning/scratch.js';
  * holds it, so no area takes another's position and an area's own positions stay its own. An area's
  * reservations end with it: what it did not fill is free for the areas still running.
  */
-const dirOf = (ctx: CheckContext<never> | CheckContext<object>) => join(runScratchDir(ctx.settings.runId), 'net-slots');
+type Ctx = CheckContext<never> | CheckContext<object>;
+const dirOf = (ctx: Ctx) => join(runScratchDir(ctx.settings.runId), 'net-slots');
 const fileOf = (dir: string, parent: string, position: string) =>
   join(dir, `${encodeURIComponent(parent.toLowerCase())}.${position}`);
 
 /** Reserves a position for this area; true when it is this area's (now or already), false when another's. */
-export function reserve(ctx: CheckContext<never> | CheckContext<object>, parent: string, position: 'left' | 'right'): boolean {
+export function reserve(ctx: Ctx, parent: string, position: 'left' | 'right'): boolean {
   const dir = dirOf(ctx);
   mkdirSync(dir, { recursive: true });
   const file = fileOf(dir, parent, position);
   try {
     writeFileSync(file, ctx.names.scope, { flag: 'wx' });
-    releaseAtEnd(ctx);
+    releaseAtEnd(ctx, file);
     return true;
   } catch (e) {
     if ((e as { code?: string }).code !== 'EEXIST') throw e;
-    return holderOf(ctx, parent, position) === ctx.names.scope;
+    return holderAt(file) === ctx.names.scope;
   }
 }
 
 /** The area that holds a position (`''` while its file is being written), or undefined when none does. */
-export function holderOf(
-  ctx: CheckContext<never> | CheckContext<object>,
-  parent: string,
-  position: 'left' | 'right',
-): string | undefined {
+export function holderOf(ctx: Ctx, parent: string, position: 'left' | 'right'): string | undefined {
+  return holderAt(fileOf(dirOf(ctx), parent, position));
+}
+
+export function isReserved(ctx: Ctx, parent: string, position: 'left' | 'right'): boolean {
+  return holderOf(ctx, parent, position) !== undefined;
+}
+
+function holderAt(file: string): string | undefined {
   try {
-    return readFileSync(fileOf(dirOf(ctx), parent, position), 'utf8');
+    return readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
 }
 
-/** Areas whose reservations are released at their end (one teardown each). */
-const releasing = new WeakSet<object>();
+/** The reservation files each area created (keyed by its RunNames), removed in one teardown at its end. */
+const created = new WeakMap<object, Set<string>>();
 
-function releaseAtEnd(ctx: CheckContext<never> | CheckContext<object>): void {
-  if (releasing.has(ctx.names)) return;
-  releasing.add(ctx.names);
+function releaseAtEnd(ctx: Ctx, file: string): void {
+  const files = created.get(ctx.names);
+  if (files) {
+    files.add(file);
+    return;
+  }
+  created.set(ctx.names, new Set([file]));
   ctx.onTeardown(async () => {
-    const dir = dirOf(ctx);
-    for (const name of existsSync(dir) ? readdirSync(dir) : []) {
-      const file = join(dir, name);
-      try {
-        if (readFileSync(file, 'utf8') === ctx.names.scope) rmSync(file, { force: true });
-      } catch {
-        // gone already (the run's scratch folder is removed at its end)
-      }
-    }
+    // Only this area created these (the exclusive flag), so they are its own to remove.
+    for (const f of created.get(ctx.names) ?? []) rmSync(f, { force: true });
+    created.delete(ctx.names);
   });
 }
 
-export function isReserved(ctx: CheckContext<never> | CheckContext<object>, parent: string, position: 'left' | 'right'): boolean {
-  return existsSync(fileOf(dirOf(ctx), parent, position));
-}
-
 /** Reserves both children of an account the caller will build under (before the account exists). */
-export function reserveChildren(ctx: CheckContext<never> | CheckContext<object>, username: string): void {
+export function reserveChildren(ctx: Ctx, username: string): void {
   reserve(ctx, username, 'left');
   reserve(ctx, username, 'right');
 }
