@@ -1,6 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import type { TargetClient } from '../http/client.js';
-import type { Exchange } from '../http/exchange.js';
+import { type Exchange, responseJson } from '../http/exchange.js';
 import type { RunNames } from '../provisioning/names.js';
 import type { SchemaRegistry } from '../schemas/registry.js';
 import { CheckSkipped, ConformanceFailure } from './model.js';
@@ -77,9 +77,8 @@ export function createContext<S>(
       const text = exchange.response.body;
       if (text.trim() === '')
         throw new ConformanceFailure(`empty body (HTTP ${exchange.response.status}) where JSON is due`, [exchange]);
-      try {
-        return JSON.parse(text) as T;
-      } catch {
+      const parsed = responseJson(exchange);
+      if (parsed === undefined) {
         const type = exchange.response.headers['content-type'] ?? 'no content type';
         const cut = exchange.response.truncated ? ' (body cut at the size cap)' : '';
         throw new ConformanceFailure(
@@ -87,6 +86,7 @@ export function createContext<S>(
           [exchange],
         );
       }
+      return parsed as T;
     },
     validate(ref, value, exchange, what = 'response') {
       const issues = base.schemas.check(ref, value);

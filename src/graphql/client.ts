@@ -1,5 +1,5 @@
 import type { TargetClient } from '../http/client.js';
-import type { Exchange } from '../http/exchange.js';
+import { type Exchange, responseObject } from '../http/exchange.js';
 import type { OperationBook, PreparedOperation } from './documents.js';
 
 export interface GraphQLOptions {
@@ -68,16 +68,8 @@ export class GraphQLClient {
 }
 
 function parseBody(exchange: Exchange): Pick<GraphQLResult, 'body' | 'data' | 'errors'> {
-  const text = exchange.response?.body;
-  if (text === undefined) return {};
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return {};
-  }
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return {};
-  const body = parsed as Record<string, unknown>;
+  const body = responseObject(exchange);
+  if (!body) return {};
   const data = body.data;
   return {
     body,

@@ -26,6 +26,48 @@ export interface Exchange {
   startedAt: string;
 }
 
+/** What JSON text can start with, after white space: anything else is not JSON, without a parse to say so. */
+const JSON_START = /^[\s]*[[{"\-0-9tfn]/;
+const NOT_JSON = Symbol('not JSON');
+const parsedBodies = new WeakMap<object, unknown>();
+
+/**
+ * The response body parsed as JSON, or undefined when there is no response or the body is not JSON.
+ * Parsed once per response: checks read one body many times (an area's envelope sweep reads every
+ * body of the area a dozen times). The value is frozen, since every reader gets the same one.
+ */
+export function responseJson(ex: Exchange): unknown {
+  const res = ex.response;
+  if (!res) return undefined;
+  let v = parsedBodies.get(res);
+  if (v === undefined) {
+    v = NOT_JSON;
+    if (JSON_START.test(res.body)) {
+      try {
+        v = deepFreeze(JSON.parse(res.body) as unknown);
+      } catch {
+        // not JSON after all: NOT_JSON stays
+      }
+    }
+    parsedBodies.set(res, v);
+  }
+  return v === NOT_JSON ? undefined : v;
+}
+
+/** The response body as a JSON object (not an array), or undefined. */
+export function responseObject(ex: Exchange): Record<string, unknown> | undefined {
+  const v = responseJson(ex);
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+}
+
+function deepFreeze<T>(v: T): T {
+  if (v && typeof v === 'object') {
+    for (const x of Object.values(v)) deepFreeze(x);
+    Object.freeze(v);
+  }
+  return v;
+}
+
 const SECRET_HEADER = /^(authorization|token|cookie|.*_token|x-api-key)$/i;
 const SECRET_FIELD = /(password|confirm|token|secret|otp)/i;
 export const REDACTED = '«redacted»';
@@ -87,12 +129,14 @@ function scrubTokens(v: unknown): unknown {
 }
 
 function redactBodyFields(body: string): string {
-  try {
-    const parsed = JSON.parse(body) as unknown;
-    return JSON.stringify(scrubValue(parsed));
-  } catch {
-    return body.replace(/((?:password|confirm|token|otp)[^=&]*=)[^&]*/gi, `$1${REDACTED}`);
+  if (JSON_START.test(body)) {
+    try {
+      return JSON.stringify(scrubValue(JSON.parse(body) as unknown));
+    } catch {
+      // a form body that starts like JSON: redacted as a form below
+    }
   }
+  return body.replace(/((?:password|confirm|token|otp)[^=&]*=)[^&]*/gi, `$1${REDACTED}`);
 }
 
 /** A GraphQL argument or input field with a secret's name, written inline as a string literal. */

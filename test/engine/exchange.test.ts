@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Exchange, REDACTED, redact, toCurl } from '../../src/http/exchange.js';
+import { type Exchange, REDACTED, redact, responseJson, responseObject, toCurl } from '../../src/http/exchange.js';
 
 const exchange = (over: Partial<Exchange['request']> = {}): Exchange => ({
   request: {
@@ -74,5 +74,33 @@ describe('tokens in responses', () => {
     const body = redact(ex).response?.body ?? '';
     expect(body).not.toContain('opaque-123456');
     expect(body).not.toContain('abc-987654');
+  });
+});
+
+describe('parsed response bodies', () => {
+  const answered = (body: string): Exchange => ({ ...exchange(), response: { status: 200, headers: {}, body } });
+
+  it('parses a body once: later reads get the same value, frozen so no reader can change it for the others', () => {
+    const ex = answered('{"status":true,"data":{"items":[1,2]}}');
+    const first = responseObject(ex);
+    expect(first).toEqual({ status: true, data: { items: [1, 2] } });
+    expect(responseJson(ex)).toBe(first);
+    expect(Object.isFrozen((first?.data as { items: number[] }).items)).toBe(true);
+    expect(() => (first?.data as { items: number[] }).items.push(3)).toThrow(TypeError);
+  });
+  it('reads every JSON value, and nothing else', () => {
+    expect(responseJson(answered(' \n[1]'))).toEqual([1]);
+    expect(responseObject(answered('[1]'))).toBeUndefined();
+    expect(responseJson(answered('-1.5'))).toBe(-1.5);
+    expect(responseJson(answered('null'))).toBeNull();
+    expect(responseJson(answered('<html>'))).toBeUndefined();
+    expect(responseJson(answered(''))).toBeUndefined();
+    expect(responseJson(answered('{"cut":'))).toBeUndefined();
+    expect(responseJson(answered('nope'))).toBeUndefined();
+    expect(responseJson({ ...exchange(), response: undefined, error: 'refused' })).toBeUndefined();
+  });
+  it('redacts a form body that starts like JSON as a form', () => {
+    const safe = redact(exchange({ body: '1password=hunter22&x=1' }));
+    expect(safe.request.body).toBe(`1password=${REDACTED}&x=1`);
   });
 });

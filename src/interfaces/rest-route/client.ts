@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../checks/context.js';
 import type { HttpRequest } from '../../http/client.js';
-import type { Exchange } from '../../http/exchange.js';
+import { type Exchange, responseObject } from '../../http/exchange.js';
 
 // The adapter of document 1: `{base_url}/index.php?route=<route>`, JSON bodies (the samples), and
 // the token in the `token` header (parameter tables) or the `Authorization` header (samples).
@@ -90,15 +90,7 @@ export function call(ctx: Ctx, method: 'GET' | 'POST', route: Route, opts: CallO
 }
 
 /** The body as an object, or undefined when it is not JSON (probes must not fail on that). */
-export function bodyOf(ex: Exchange): Envelope | undefined {
-  if (!ex.response) return undefined;
-  try {
-    const v = JSON.parse(ex.response.body) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Envelope) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const bodyOf = (ex: Exchange): Envelope | undefined => responseObject(ex);
 
 /** The target answered with success: `status` true (section 1). */
 export const succeeded = (ex: Exchange): boolean => bodyOf(ex)?.status === true;

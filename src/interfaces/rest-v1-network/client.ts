@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../checks/context.js';
 import type { HttpRequest } from '../../http/client.js';
-import type { Exchange } from '../../http/exchange.js';
+import { type Exchange, responseObject } from '../../http/exchange.js';
 
 /**
  * The adapter of interface rest-v1-network (document 2, variant A): URLs under
@@ -130,15 +130,7 @@ export class NetClient {
 export const net = (ctx: CheckContext<unknown>): NetClient => new NetClient(ctx);
 
 /** The body as a JSON object, or `{}` (checks that need JSON call ctx.json for the failure). */
-export function parse(ex: Exchange): Json {
-  if (!ex.response) return {};
-  try {
-    const v = JSON.parse(ex.response.body) as unknown;
-    return isObject(v) ? v : {};
-  } catch {
-    return {};
-  }
-}
+export const parse = (ex: Exchange): Json => (responseObject(ex) as Json | undefined) ?? {};
 
 /** A refusal that asks for the token: status false and a message naming the token. */
 export function asksForToken(call: Call): boolean {

@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../checks/context.js';
 import type { HttpRequest } from '../../http/client.js';
-import type { Exchange } from '../../http/exchange.js';
+import { type Exchange, responseObject } from '../../http/exchange.js';
 
 // The adapter of document 2 variant B: URLs under {api_root}, the `<vendor>_token` header,
 // multipart bodies (the samples), and the probes of the method ambiguities.
@@ -133,15 +133,7 @@ export const TOKEN_ENDPOINTS: { id: string; method: 'GET' | 'POST'; path: string
 ];
 
 /** Parses a JSON body without failing the check (for probes). */
-export function tryJson(ex: Exchange): Envelope | undefined {
-  if (!ex.response) return undefined;
-  try {
-    const v = JSON.parse(ex.response.body) as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Envelope) : undefined;
-  } catch {
-    return undefined;
-  }
-}
+export const tryJson = (ex: Exchange): Envelope | undefined => responseObject(ex) as Envelope | undefined;
 
 interface Probe {
   method: 'GET' | 'POST';
