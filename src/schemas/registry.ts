@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
-import { SPECS_DIR } from '../specs/paths.js';
+import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
+import { buildValidators, cacheKey, loadValidators, type SchemaSource } from './validator-cache.js';
 
 /** Base of every schema `$id`: `<BASE><path under specs/>`, e.g. `<BASE>rest-route/schemas/customer.schema.json`. */
 export const SCHEMA_BASE = 'https://storefront-conformance.dev/specs/';
@@ -17,34 +18,43 @@ export interface SchemaIssue {
  * Every `specs/**\/*.schema.json`, compiled once into one ajv (draft 2020-12, strict mode,
  * formats). Schemas are named by their path under `specs/`, with an optional `#/$defs/...`.
  */
+// code.optimize off: compiling is most of the registry's cost in a run (each schema is used a few
+// dozen times), and unoptimized validators give the same results; it cuts compile time by a third.
+const OPTIONS: Options = { strict: true, allErrors: true, allowUnionTypes: true, code: { optimize: false } };
+
 export class SchemaRegistry {
   private readonly ajv: Ajv2020;
   private readonly compiled = new Map<string, ValidateFunction>();
   readonly ids: string[] = [];
+  /** Where the validators came from: compiled here, or an earlier run's cache (`cacheDir`). */
+  readonly validatorsFrom: 'compiled' | 'cache' | 'new cache';
 
   /**
    * `metaValidate: false` skips checking each schema against the 2020-12 meta-schema (a tenth of a
    * second per worker of a run); the specs tests build registries that do check, so a malformed
-   * schema fails `npm test` before any run uses it.
+   * schema fails `npm test` before any run uses it. `cacheDir` keeps the compiled validators there for
+   * later runs (src/schemas/validator-cache.ts).
    */
-  constructor(specsDir = SPECS_DIR, { metaValidate = true }: { metaValidate?: boolean } = {}) {
-    // code.optimize off: compiling is most of the registry's cost in a run (each schema is used a few
-    // dozen times), and unoptimized validators give the same results; it cuts compile time by a third.
-    this.ajv = new Ajv2020({
-      strict: true,
-      allErrors: true,
-      allowUnionTypes: true,
-      validateSchema: metaValidate,
-      code: { optimize: false },
-    });
+  constructor(specsDir = SPECS_DIR, { metaValidate = true, cacheDir }: { metaValidate?: boolean; cacheDir?: string } = {}) {
+    this.ajv = new Ajv2020({ ...OPTIONS, validateSchema: metaValidate });
     (addFormats as unknown as (a: Ajv2020) => void)(this.ajv);
+    const sources: SchemaSource[] = [];
     for (const file of listSchemaFiles(specsDir)) {
-      const schema = JSON.parse(readFileSync(file, 'utf8')) as { $id?: string };
+      const text = readFileSync(file, 'utf8');
+      const schema = JSON.parse(text) as SchemaSource['schema'];
       const name = relative(specsDir, file).split(sep).join('/');
       const expected = SCHEMA_BASE + name;
       if (schema.$id !== expected) throw new Error(`${name}: $id must be "${expected}", found "${schema.$id}"`);
       this.ajv.addSchema(schema);
       this.ids.push(name);
+      sources.push({ name, text, schema });
+    }
+    this.validatorsFrom = 'compiled';
+    if (cacheDir) {
+      const key = cacheKey(sources, OPTIONS);
+      const cached = loadValidators(cacheDir, key);
+      this.validatorsFrom = cached ? 'cache' : 'new cache';
+      for (const [name, fn] of cached ?? buildValidators(cacheDir, key, sources, OPTIONS)) this.compiled.set(name, fn);
     }
   }
 
@@ -114,9 +124,12 @@ function listSchemaFiles(dir: string): string[] {
   return out.sort();
 }
 
+/** Compiled validators of earlier runs (rebuilt when a schema, ajv or the options change). */
+export const VALIDATOR_CACHE = join(REPO_ROOT, 'node_modules', '.cache', 'storefront-conformance');
+
 let shared: SchemaRegistry | undefined;
 /** One registry per process: compiling the specs once is the point. */
 export function schemaRegistry(): SchemaRegistry {
-  shared ??= new SchemaRegistry(SPECS_DIR, { metaValidate: false });
+  shared ??= new SchemaRegistry(SPECS_DIR, { metaValidate: false, cacheDir: VALIDATOR_CACHE });
   return shared;
 }
