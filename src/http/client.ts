@@ -73,7 +73,8 @@ export class TargetClient {
    */
   async send(req: HttpRequest): Promise<Exchange> {
     const url = withQuery(req.url, req.query);
-    const { origin, pathname } = new URL(url);
+    const target = new URL(url); // parsed once: the dead-endpoint key and the dispatch both use it
+    const { origin, pathname } = target;
     const endpoint = `${req.method} ${origin}${pathname}`;
     const dead = this.deadEndpoints.get(endpoint) ?? this.originDown(origin);
     if (dead) {
@@ -92,7 +93,7 @@ export class TargetClient {
     let waited = 0;
     for (;;) {
       await this.throttle();
-      const ex = await this.attempt(req, url);
+      const ex = await this.attempt(req, url, target);
       const status = ex.response?.status;
       const retryAfter = ex.response?.headers['retry-after'];
       const retryable = status === 429 || (status === 503 && retryAfter !== undefined);
@@ -147,7 +148,7 @@ export class TargetClient {
     if (slot > now) await delay(slot - now);
   }
 
-  private async attempt(req: HttpRequest, url: string): Promise<Exchange> {
+  private async attempt(req: HttpRequest, url: string, target: URL): Promise<Exchange> {
     const headers: Record<string, string> = {
       accept: 'application/json',
       ...(this.options.userAgent ? { 'user-agent': this.options.userAgent } : {}),
@@ -190,34 +191,26 @@ export class TargetClient {
     };
     if (form) exchange.request.headers['content-type'] = 'multipart/form-data'; // the boundary is noise in evidence
     this.requestCount++;
-    let target: URL | undefined;
-    try {
-      target = new URL(url);
-    } catch (e) {
-      exchange.error = describeNetworkError(e, timeoutMs);
-    }
-    if (target) {
-      const got = await exchangeOnce(
-        this.agent,
-        target,
-        { method: req.method, headers, body },
-        timeoutMs,
-        this.options.maxBodyBytes ?? DEFAULT_MAX_BODY,
-      );
-      if ('error' in got) {
-        // Headers came, the body did not (reset, stalled, undecodable): no answer to judge, but say how far it got.
-        exchange.error =
-          got.status === undefined
-            ? describeNetworkError(got.error, timeoutMs)
-            : `${describeNetworkError(got.error, timeoutMs)} (after the HTTP ${got.status} headers and ${got.bytes} bytes of body)`;
-      } else {
-        exchange.response = {
-          status: got.status,
-          headers: got.headers,
-          body: got.text,
-          ...(got.truncated ? { truncated: true } : {}),
-        };
-      }
+    const got = await exchangeOnce(
+      this.agent,
+      target,
+      { method: req.method, headers, body },
+      timeoutMs,
+      this.options.maxBodyBytes ?? DEFAULT_MAX_BODY,
+    );
+    if ('error' in got) {
+      // Headers came, the body did not (reset, stalled, undecodable): no answer to judge, but say how far it got.
+      exchange.error =
+        got.status === undefined
+          ? describeNetworkError(got.error, timeoutMs)
+          : `${describeNetworkError(got.error, timeoutMs)} (after the HTTP ${got.status} headers and ${got.bytes} bytes of body)`;
+    } else {
+      exchange.response = {
+        status: got.status,
+        headers: got.headers,
+        body: got.text,
+        ...(got.truncated ? { truncated: true } : {}),
+      };
     }
     exchange.durationMs = Math.round(performance.now() - started);
     return exchange;
