@@ -1,10 +1,10 @@
 import { afterAll, describe, inject, it } from 'vitest';
-import { SECRET_DATA_KEYS } from '../config/options.js';
+import { secretValues } from '../config/options.js';
 import type { Settings } from '../config/settings.js';
 import { TargetClient } from '../http/client.js';
 import { type Exchange, redact, toCurl } from '../http/exchange.js';
 import { RunNames } from '../provisioning/names.js';
-import type { CheckResultMeta, EvidenceRecord } from '../run/results.js';
+import { type CheckResultMeta, MAX_EVIDENCE } from '../run/results.js';
 import { schemaRegistry } from '../schemas/registry.js';
 import { loadAreas } from '../specs/areas.js';
 import { requirementsById } from '../specs/catalog.js';
@@ -22,11 +22,13 @@ declare module 'vitest' {
     sfc?: CheckResultMeta;
     /** On an area's describe block: the area, `<interface>/<name>`. */
     sfcArea?: string;
+    /**
+     * The check's evidence as sent and received (unredacted): the collector, on the main thread,
+     * redacts it into `sfc.evidence` (src/run/evidence.ts) before anything is written.
+     */
+    sfcExchanges?: { exchanges: Exchange[]; details?: unknown };
   }
 }
-
-const MAX_EVIDENCE = 4;
-const MAX_BODY_IN_REPORT = 16 * 1024;
 
 /**
  * Registers the areas the run selected (suites/conformance.test.ts calls this). Each area is a
@@ -55,10 +57,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
   const names = new RunNames(settings.runId, `${spec.interface}/${spec.name}`);
   const state: Partial<S> = {};
   const teardowns: (() => Promise<void>)[] = [];
-  // Only secret target data (passwords) is scrubbed; coupon codes and slugs are evidence.
-  const secrets = Object.entries(settings.data)
-    .filter(([k, v]) => SECRET_DATA_KEYS.has(k) && v.length >= 4)
-    .map(([, v]) => v);
+  const secrets = secretValues(settings.data);
 
   const areaMeta = { sfcArea: `${spec.interface}/${spec.name}` };
   describe(`${spec.interface} ${spec.name}`, { concurrent: true, meta: areaMeta }, () => {
@@ -99,7 +98,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
         const first = http.exchanges.length;
         try {
           await check.run(ctx);
-          meta.evidence = evidence(http.exchanges.slice(first), secrets, undefined);
+          task.meta.sfcExchanges = evidence(http.exchanges.slice(first), undefined);
         } catch (e) {
           if (e instanceof CheckSkipped) {
             meta.outcome = 'skipped';
@@ -111,15 +110,16 @@ export function runArea<S>(spec: AreaSpec<S>): void {
             meta.outcome = 'failed';
             meta.reason = e.message;
             const shown = e.exchanges.length > 0 ? e.exchanges : http.exchanges.slice(first).slice(-1);
-            meta.evidence = evidence(shown, secrets, e.details);
+            task.meta.sfcExchanges = evidence(shown, e.details);
             meta.category = categorize(requirement, shown[shown.length - 1]?.response?.status, Array.isArray(e.details));
+            const replay = task.meta.sfcExchanges.exchanges[0];
             throw new Error(
-              `${meta.category}: ${check.id}: ${e.message}${meta.evidence.exchanges[0] ? `\n  replay: ${meta.evidence.exchanges[0].curl}` : ''}`,
+              `${meta.category}: ${check.id}: ${e.message}${replay ? `\n  replay: ${toCurl(redact(replay, secrets))}` : ''}`,
             );
           }
           meta.outcome = 'error';
           meta.reason = `suite error (not the target's fault): ${(e as Error)?.stack ?? String(e)}`;
-          meta.evidence = evidence(http.exchanges.slice(first).slice(-1), secrets, undefined);
+          task.meta.sfcExchanges = evidence(http.exchanges.slice(first).slice(-1), undefined);
           throw e;
         } finally {
           const mine = http.exchanges.slice(first);
@@ -132,15 +132,7 @@ export function runArea<S>(spec: AreaSpec<S>): void {
   });
 }
 
-function evidence(exchanges: Exchange[], secrets: string[], details: unknown): EvidenceRecord {
-  return {
-    exchanges: exchanges.slice(-MAX_EVIDENCE).map((ex) => {
-      const safe = redact(ex, secrets);
-      if (safe.response && safe.response.body.length > MAX_BODY_IN_REPORT) {
-        safe.response = { ...safe.response, body: `${safe.response.body.slice(0, MAX_BODY_IN_REPORT)}…`, truncated: true };
-      }
-      return { ...safe, curl: toCurl(safe) };
-    }),
-    ...(details !== undefined ? { details } : {}),
-  };
+/** The check's last exchanges, for the collector to redact (src/run/evidence.ts). */
+function evidence(exchanges: Exchange[], details: unknown): { exchanges: Exchange[]; details?: unknown } {
+  return { exchanges: exchanges.slice(-MAX_EVIDENCE), ...(details !== undefined ? { details } : {}) };
 }

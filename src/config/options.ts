@@ -185,3 +185,10 @@ export const DATA_KEYS: { key: string; help: string; reference: string; form?: R
 
 /** Keys whose values are secrets: redacted wherever they could appear. */
 export const SECRET_DATA_KEYS = new Set(['SFC_NET_PASSWORD', 'SFC_NET_JOIN_PASSWORD', 'SFC_GQL_PASSWORD']);
+
+/** The values of the secret target data (passwords) to scrub from evidence; coupon codes and slugs are evidence. */
+export function secretValues(data: Record<string, string>): string[] {
+  return Object.entries(data)
+    .filter(([k, v]) => SECRET_DATA_KEYS.has(k) && v.length >= 4)
+    .map(([, v]) => v);
+}

@@ -1,4 +1,5 @@
 import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
+import { evidenceOf } from './evidence.js';
 import type { CheckResult } from './results.js';
 
 export interface SuiteError {
@@ -27,7 +28,11 @@ export class ResultCollector implements Reporter {
   readonly checks: CheckResult[] = [];
   readonly suiteErrors: SuiteError[] = [];
 
-  constructor(private readonly onProgress?: (e: ProgressEvent) => void) {}
+  /** `secrets`: the run's secret target data (passwords), scrubbed from the evidence with the tokens. */
+  constructor(
+    private readonly onProgress?: (e: ProgressEvent) => void,
+    private readonly secrets: string[] = [],
+  ) {}
 
   onTestSuiteResult(suite: TestSuite): void {
     const area = suite.meta().sfcArea;
@@ -65,6 +70,8 @@ export class ResultCollector implements Reporter {
       return undefined;
     }
     const out: CheckResult = { ...meta, durationMs };
+    const sent = test.meta().sfcExchanges;
+    if (sent) out.evidence = evidenceOf(sent.exchanges, this.secrets, sent.details);
     // A test can fail after the check body returned (vitest timeout): the check never finished.
     if (result.state === 'failed' && meta.outcome === 'passed') {
       out.outcome = 'error';

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { INTERFACES } from '../checks/model.js';
+import { secretValues } from '../config/options.js';
 import type { Settings } from '../config/settings.js';
 import { TargetClient } from '../http/client.js';
 import { runScratchDir } from '../provisioning/scratch.js';
@@ -58,7 +59,7 @@ export interface RunOptions {
 export async function executeRun(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
   const started = new Date();
   await preflight(settings);
-  const collector = new ResultCollector(options.onProgress);
+  const collector = new ResultCollector(options.onProgress, secretValues(settings.data));
   const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
   const previousExitCode = process.exitCode;
   const vitest = await createSuiteVitest({

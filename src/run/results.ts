@@ -14,6 +14,9 @@ export type FailureCategory =
   | 'server error'
   | 'advisory';
 
+/** Exchanges a check's evidence keeps: its last ones, where the outcome showed. */
+export const MAX_EVIDENCE = 4;
+
 export interface EvidenceRecord {
   exchanges: (Exchange & { curl: string })[];
   details?: unknown;
