@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
-import { Ajv2020, type ErrorObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
 import { buildValidators, cacheKey, loadValidators, type SchemaSource } from './validator-cache.js';
 
@@ -22,8 +22,23 @@ export interface SchemaIssue {
 // dozen times), and unoptimized validators give the same results; it cuts compile time by a third.
 const OPTIONS: Options = { strict: true, allErrors: true, allowUnionTypes: true, code: { optimize: false } };
 
+const require = createRequire(import.meta.url);
+
+/** A new ajv with the formats and every schema: loaded only when a validator must be compiled here. */
+function newAjv(schemas: Iterable<object>, metaValidate: boolean): Ajv2020 {
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = (require('ajv-formats') as { default: (a: Ajv2020) => void }).default;
+  const ajv = new Ajv2020({ ...OPTIONS, validateSchema: metaValidate });
+  addFormats(ajv);
+  for (const schema of schemas) ajv.addSchema(schema);
+  return ajv;
+}
+
 export class SchemaRegistry {
-  private readonly ajv: Ajv2020;
+  private ajvInstance?: Ajv2020;
+  /** Each file's schema by its name (path under specs/). */
+  private readonly schemas = new Map<string, SchemaSource['schema']>();
+  private readonly metaValidate: boolean;
   private readonly compiled = new Map<string, ValidateFunction>();
   readonly ids: string[] = [];
   /** Where the validators came from: compiled here, or an earlier run's cache (`cacheDir`). */
@@ -33,11 +48,11 @@ export class SchemaRegistry {
    * `metaValidate: false` skips checking each schema against the 2020-12 meta-schema (a tenth of a
    * second per worker of a run); the specs tests build registries that do check, so a malformed
    * schema fails `npm test` before any run uses it. `cacheDir` keeps the compiled validators there for
-   * later runs (src/schemas/validator-cache.ts).
+   * later runs (src/schemas/validator-cache.ts); a run that finds them there loads no ajv at all (a
+   * twentieth of a second of its start-up) unless a schema outside them is asked for.
    */
   constructor(specsDir = SPECS_DIR, { metaValidate = true, cacheDir }: { metaValidate?: boolean; cacheDir?: string } = {}) {
-    this.ajv = new Ajv2020({ ...OPTIONS, validateSchema: metaValidate });
-    (addFormats as unknown as (a: Ajv2020) => void)(this.ajv);
+    this.metaValidate = metaValidate;
     const sources: SchemaSource[] = [];
     for (const file of listSchemaFiles(specsDir)) {
       const text = readFileSync(file, 'utf8');
@@ -45,17 +60,24 @@ export class SchemaRegistry {
       const name = relative(specsDir, file).split(sep).join('/');
       const expected = SCHEMA_BASE + name;
       if (schema.$id !== expected) throw new Error(`${name}: $id must be "${expected}", found "${schema.$id}"`);
-      this.ajv.addSchema(schema);
+      this.schemas.set(name, schema);
       this.ids.push(name);
       sources.push({ name, text, schema });
     }
     this.validatorsFrom = 'compiled';
-    if (cacheDir) {
+    if (!cacheDir)
+      void this.ajv; // added now: a schema ajv refuses fails here, not at its first use
+    else {
       const key = cacheKey(sources, OPTIONS);
       const cached = loadValidators(cacheDir, key);
       this.validatorsFrom = cached ? 'cache' : 'new cache';
       for (const [name, fn] of cached ?? buildValidators(cacheDir, key, sources, OPTIONS)) this.compiled.set(name, fn);
     }
+  }
+
+  private get ajv(): Ajv2020 {
+    this.ajvInstance ??= newAjv(this.schemas.values(), this.metaValidate);
+    return this.ajvInstance;
   }
 
   private validator(ref: string): ValidateFunction {
@@ -73,7 +95,7 @@ export class SchemaRegistry {
   /** The schema object behind `ref` (a path under specs/, optionally with `#/json/pointer`). */
   raw(ref: string): Record<string, unknown> {
     const [path, pointer] = ref.split('#');
-    const root = this.ajv.getSchema(SCHEMA_BASE + path)?.schema as Record<string, unknown> | undefined;
+    const root = this.schemas.get(path ?? '') as Record<string, unknown> | undefined;
     if (!root) throw new Error(`unknown schema "${ref}"`);
     if (!pointer) return root;
     let node: unknown = root;

@@ -2,8 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { _, Ajv2020, type Options, type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import type { Ajv2020, Options, ValidateFunction } from 'ajv/dist/2020.js';
 
 // Compiled validators kept on disk as one module of ajv's standalone code, keyed by a digest of the
 // schemas, ajv's and ajv-formats' versions and the options. A run compiled most of the specs' schemas
@@ -67,11 +66,13 @@ export function loadValidators(dir: string, key: string): Validators | undefined
  * costs the next run its compile time.
  */
 export function buildValidators(dir: string, key: string, sources: readonly SchemaSource[], options: Options): Validators {
+  const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = (require('ajv-formats') as { default: (a: Ajv2020) => void }).default;
   const ajv = new Ajv2020({
     ...options,
     code: { ...options.code, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
   });
-  (addFormats as unknown as (a: Ajv2020) => void)(ajv);
+  addFormats(ajv);
   for (const s of sources) ajv.addSchema(s.schema);
   const refs: Record<string, string> = {};
   const exportOf: Record<string, string> = {};

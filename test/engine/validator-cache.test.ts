@@ -66,6 +66,16 @@ describe('validator cache', () => {
     }
   });
 
+  it('compiles a pointer the cache does not hold on demand, and reads raw schemas without ajv', () => {
+    const ref = 'rest-v1-shop/schemas/formats.schema.json#/$defs/envelope/properties/status';
+    expect(cached.check(ref, 'x')).toEqual(compiled.check(ref, 'x'));
+    expect(cached.check(ref, 'x').length).toBeGreaterThan(0);
+    expect(cached.raw('rest-v1-shop/schemas/formats.schema.json#/$defs/envelope')).toEqual(
+      compiled.raw('rest-v1-shop/schemas/formats.schema.json#/$defs/envelope'),
+    );
+    expect(() => cached.raw('rest-v1-shop/schemas/none.schema.json')).toThrow(/unknown schema/);
+  });
+
   it('is rebuilt when a schema changes, and the old file goes', () => {
     const specs = join(scratch, 'specs');
     cpSync(SPECS_DIR, specs, { recursive: true });
