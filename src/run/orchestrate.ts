@@ -58,11 +58,11 @@ export interface RunOptions {
 /** Runs the selected interfaces' suite files through vitest's Node API and folds the results. */
 export async function executeRun(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
   const started = new Date();
-  await preflight(settings);
   const collector = new ResultCollector(options.onProgress, secretValues(settings.data));
   const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
   const previousExitCode = process.exitCode;
-  const vitest = await createSuiteVitest({
+  // Vitest is made while the preflight asks the targets: neither waits for the other.
+  const creating = createSuiteVitest({
     root: REPO_ROOT,
     reporters: [collector],
     settings,
@@ -71,6 +71,18 @@ export async function executeRun(settings: Settings, options: RunOptions = {}): 
     concurrency: settings.rateLimit ? 1 : settings.concurrency,
     timeoutMs: checkTimeout,
   });
+  creating.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
+  try {
+    await preflight(settings);
+  } catch (e) {
+    await creating.then(
+      (v) => v.close(),
+      () => {},
+    );
+    process.exitCode = previousExitCode;
+    throw e;
+  }
+  const vitest = await creating;
   let aborted: string | undefined;
   const abort = (why: string) => {
     aborted ??= why;
