@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import type { CheckContext } from './context.js';
-import { ConformanceFailure } from './model.js';
+import { CheckSkipped, ConformanceFailure } from './model.js';
 
 export interface PropertyOptions {
   /** Runs of this property; default the run's `--runs`. */
@@ -44,8 +44,12 @@ export async function checkProperty<T>(
   // Shrinking re-runs the predicate (and its requests) per candidate; past the budget the
   // remaining candidates are skipped, so the smallest counterexample found so far stands.
   let shrinkRuns = -1;
+  // A run that cannot be exercised (ctx.skip) skips the check: not a failure to shrink, and the runs
+  // left have nothing to show either.
+  let skipped: CheckSkipped | undefined;
   const details = await fc.check(
     fc.asyncProperty(arbitrary, async (value) => {
+      if (skipped) return;
       if (shrinkRuns >= 0) {
         shrinkRuns++;
         if (options.maxShrinks !== undefined && shrinkRuns > options.maxShrinks) return;
@@ -53,6 +57,10 @@ export async function checkProperty<T>(
       try {
         await predicate(value);
       } catch (e) {
+        if (e instanceof CheckSkipped) {
+          if (shrinkRuns < 0) skipped = e;
+          return; // while shrinking: this candidate shows nothing, the smallest failure so far stands
+        }
         if (e instanceof ConformanceFailure) lastFailure = e;
         if (shrinkRuns < 0) shrinkRuns = 0;
         throw e;
@@ -61,6 +69,7 @@ export async function checkProperty<T>(
     { seed, numRuns: runs, endOnFailure: options.maxShrinks === 0 },
   );
   ctx.countPropertyRuns(details.numRuns + details.numShrinks);
+  if (skipped) throw skipped;
   if (!details.failed) return;
   const error = details.errorInstance;
   if (!(error instanceof ConformanceFailure) && !lastFailure) throw error; // a suite error inside the property

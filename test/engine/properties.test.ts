@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/context.js';
-import { ConformanceFailure } from '../../src/checks/model.js';
+import { CheckSkipped, ConformanceFailure } from '../../src/checks/model.js';
 import { checkProperty, commandSequences, propertySeed } from '../../src/checks/properties.js';
 
 const ctx = (seed: number, runs = 50) =>
@@ -24,6 +24,29 @@ describe('checkProperty', () => {
     expect(f.message).toContain('to [100]:');
     expect(f.message).toContain('--seed 1');
     expect((f.details as { property: { counterexample: string } }).property.counterexample).toBe('[100]');
+  });
+  it('a run that skips ends the property as skipped, with no shrinking and no further run', async () => {
+    let calls = 0;
+    const err = await checkProperty(ctx(1), 'skips', fc.integer(), async () => {
+      calls++;
+      if (calls === 3) throw new CheckSkipped('out of stock');
+    }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(CheckSkipped);
+    expect((err as CheckSkipped).message).toBe('out of stock');
+    expect(calls).toBe(3);
+  });
+  it('a skip while shrinking is no counterexample: the smallest failure stands', async () => {
+    const err = await checkProperty(
+      ctx(1),
+      'n below 100, 100-149 not exercisable',
+      fc.integer({ min: 0, max: 10_000 }),
+      async (n) => {
+        if (n >= 100 && n < 150) throw new CheckSkipped('cannot exercise');
+        if (n >= 150) throw new ConformanceFailure(`got ${n}`);
+      },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ConformanceFailure);
+    expect((err as ConformanceFailure).message).toContain('to [150]:');
   });
   it('stops shrinking at maxShrinks', async () => {
     // With this seed the second generated value (9987) fails first; the predicate then sees

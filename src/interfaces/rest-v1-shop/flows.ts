@@ -169,6 +169,32 @@ export async function addPurchasable(
   ctx.skip(`none of the first ${Math.min(12, ordered.length)} listed products could be added to a cart (out of stock?)`);
 }
 
+/**
+ * Whether a fresh account's cart takes `quantity` of the product now (the cart is emptied again).
+ * Orders take stock, and other areas order while this one runs: when a product an area put in its cart
+ * is refused later, this tells the shop's stock running short (a fresh cart is refused too) from a
+ * fault of the cart or order being checked (a fresh cart takes it). The document shows no stock rule.
+ */
+export async function freshCartTakes(ctx: Ctx, productId: number, quantity: number): Promise<boolean> {
+  const { account } = await register(ctx);
+  const taken = tryJson(await addItem(ctx, account.token, productId, quantity))?.status === true;
+  if (taken) {
+    const body = tryJson(await getCart(ctx, account.token));
+    const items = body?.status === true ? ((body.data as CartData | undefined)?.cart_items ?? []) : [];
+    for (const item of items) await removeItem(ctx, account.token, item.key);
+  }
+  return taken;
+}
+
+/** Ends the check as skipped when a product ran short of stock during the run, as `freshCartTakes` tells. */
+export async function skipIfOutOfStock(ctx: Ctx, lines: [productId: number, quantity: number][], what: string): Promise<void> {
+  for (const [productId, quantity] of lines)
+    if (!(await freshCartTakes(ctx, productId, quantity)))
+      ctx.skip(
+        `${what}, and a fresh cart is refused ${quantity} of product ${productId} too: the shop ran short of stock during the run (orders of this and other areas take it), so the refusal says nothing about the rule checked`,
+      );
+}
+
 /** A product the listing shows on sale: a sale_price below its regular_price. */
 export function onSale(p: ProductSummary): boolean {
   const sale = num(p.sale_price);

@@ -12,6 +12,7 @@ import {
   type ProductSummary,
   register,
   removeItem,
+  skipIfOutOfStock,
   updateQuantities,
 } from './flows.js';
 
@@ -175,6 +176,12 @@ class AddItem implements Cmd {
     const body = envelope(ctx, ex, 'cart-add-item');
     if (body.status !== true) {
       // Beyond the safe quantity a shop may refuse (stock); the cart must then be unchanged.
+      if (before + this.quantity <= SAFE_QUANTITY)
+        await skipIfOutOfStock(
+          ctx,
+          [[this.product, before + this.quantity]],
+          `add-item of product ${this.product} x${this.quantity} was refused`,
+        );
       ctx.expect(
         before + this.quantity > SAFE_QUANTITY,
         `add-item of product ${this.product} x${this.quantity} to cart ${describe(model)}: status false: "${body.message}"`,
@@ -207,6 +214,12 @@ class UpdateQuantity implements Cmd {
     const key = real.keys.get(product) as string;
     const ex = await updateQuantities(real.ctx, real.token, { [key]: this.quantity });
     const body = envelope(real.ctx, ex, 'cart-update-quantities');
+    if (body.status !== true && this.quantity <= SAFE_QUANTITY)
+      await skipIfOutOfStock(
+        real.ctx,
+        [[product, this.quantity]],
+        `update-quantities of product ${product} to ${this.quantity} was refused`,
+      );
     real.ctx.expect(
       body.status === true || this.quantity > SAFE_QUANTITY,
       `update-quantities of product ${product} to ${this.quantity} in cart ${describe(model)}: status false: "${body.message}"`,
