@@ -65,8 +65,8 @@ export class SchemaRegistry {
       sources.push({ name, text, schema });
     }
     this.validatorsFrom = 'compiled';
-    if (!cacheDir)
-      void this.ajv; // added now: a schema ajv refuses fails here, not at its first use
+    // Without a cache every schema is added now: one that ajv refuses fails here, not at its first use.
+    if (!cacheDir) this.ajvInstance = newAjv(this.schemas.values(), metaValidate);
     else {
       const key = cacheKey(sources, OPTIONS);
       const cached = loadValidators(cacheDir, key);
