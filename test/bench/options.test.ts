@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { cpuAtTime } from '../../scripts/bench/cpu-window.js';
 import { parseOptions, type RatioMeasurement, summarize, USAGE } from '../../scripts/bench/options.js';
 
 function measurement(ratio: number, rps: number): RatioMeasurement & { tag: string } {
@@ -73,5 +74,23 @@ describe('bench summary of repeated measurements', () => {
   it('leaves out a missing sending window from its spread', () => {
     const m = { ...measurement(0.2, 500), sendingToBareRatio: null };
     expect(summarize([m, measurement(0.1, 300)]).repeats?.sendingToBareRatio).toEqual({ min: 0.11, max: 0.11 });
+  });
+});
+
+describe('CPU within a window', () => {
+  const points: [number, number][] = [
+    [1000, 0.5],
+    [1100, 0.7],
+    [1200, 1.1],
+  ];
+  it('interpolates between the samples around a time, and holds the nearest one outside them', () => {
+    expect(cpuAtTime(points, 1150)).toBeCloseTo(0.9);
+    expect(cpuAtTime(points, 1100)).toBe(0.7);
+    expect(cpuAtTime(points, 900)).toBe(0.5);
+    expect(cpuAtTime(points, 5000)).toBe(1.1);
+    expect(cpuAtTime([], 1000)).toBe(0);
+  });
+  it('gives the CPU of a run inside the process: end minus start', () => {
+    expect(cpuAtTime(points, 1200) - cpuAtTime(points, 1050)).toBeCloseTo(0.5);
   });
 });
