@@ -65,16 +65,14 @@ function cpuSeconds(pid: number | undefined): number {
  */
 function sampler(pids: () => Array<number | undefined>) {
   const peak = new Map<number, number>();
-  const cpu = new Map<number, number>();
   const series = new Map<number, Array<[ms: number, cpu: number]>>();
+  const last = (pid: number | undefined) => (pid && series.get(pid)?.at(-1)?.[1]) || 0;
   const tick = () => {
     for (const pid of pids()) {
       if (!pid) continue;
       peak.set(pid, Math.max(peak.get(pid) ?? 0, vmHwmKb(pid)));
-      const now = Math.max(cpu.get(pid) ?? 0, cpuSeconds(pid));
-      cpu.set(pid, now);
       const points = series.get(pid) ?? [];
-      points.push([Date.now(), now]);
+      points.push([Date.now(), Math.max(last(pid), cpuSeconds(pid))]); // 0 once exited: the last stands
       series.set(pid, points);
     }
   };
@@ -82,7 +80,7 @@ function sampler(pids: () => Array<number | undefined>) {
   return {
     tick,
     peakMb: (pid: number | undefined) => Math.round(((pid && peak.get(pid)) || 0) / 102.4) / 10,
-    cpuS: (pid: number | undefined) => Math.round(((pid && cpu.get(pid)) || 0) * 100) / 100,
+    cpuS: (pid: number | undefined) => Math.round(last(pid) * 100) / 100,
     /** CPU seconds of `pid` used by time `ms` (epoch), interpolated between the samples around it. */
     cpuAt: (pid: number | undefined, ms: number) => cpuAtTime((pid && series.get(pid)) || [], ms),
     stop: () => clearInterval(timer),

@@ -1,4 +1,4 @@
-import type { Exchange } from '../http/exchange.js';
+import { type Exchange, responseObject } from '../http/exchange.js';
 import type { CheckResult } from './results.js';
 
 /** How many token-bearing refusals (and no acceptance) it takes to name the header as the cause. */
@@ -43,16 +43,7 @@ function endpointOf(ex: Exchange): string {
   }
 }
 
-function parsed(ex: Exchange): Record<string, unknown> | undefined {
-  try {
-    const v = JSON.parse(ex.response?.body ?? '') as unknown;
-    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const statusTrue = (ex: Exchange): boolean => parsed(ex)?.status === true;
+const statusTrue = (ex: Exchange): boolean => responseObject(ex)?.status === true;
 
 function isTokenRefusal(ex: Exchange): boolean {
   const res = ex.response;
@@ -61,6 +52,6 @@ function isTokenRefusal(ex: Exchange): boolean {
 }
 
 function messageOf(ex: Exchange): string | undefined {
-  const m = parsed(ex)?.message;
+  const m = responseObject(ex)?.message;
   return typeof m === 'string' && m !== '' ? m.slice(0, 160) : undefined;
 }

@@ -1,9 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join, relative, sep } from 'node:path';
 import type { Ajv2020, ErrorObject, Options, ValidateFunction } from 'ajv/dist/2020.js';
 import { REPO_ROOT, SPECS_DIR } from '../specs/paths.js';
-import { buildValidators, cacheKey, loadValidators, type SchemaSource } from './validator-cache.js';
+import { buildValidators, cacheKey, loadValidators, newAjv, type SchemaSource } from './validator-cache.js';
 
 /** Base of every schema `$id`: `<BASE><path under specs/>`, e.g. `<BASE>rest-route/schemas/customer.schema.json`. */
 export const SCHEMA_BASE = 'https://storefront-conformance.dev/specs/';
@@ -22,25 +21,12 @@ export interface SchemaIssue {
 // dozen times), and unoptimized validators give the same results; it cuts compile time by a third.
 const OPTIONS: Options = { strict: true, allErrors: true, allowUnionTypes: true, code: { optimize: false } };
 
-const require = createRequire(import.meta.url);
-
-/** A new ajv with the formats and every schema: loaded only when a validator must be compiled here. */
-function newAjv(schemas: Iterable<object>, metaValidate: boolean): Ajv2020 {
-  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const addFormats = (require('ajv-formats') as { default: (a: Ajv2020) => void }).default;
-  const ajv = new Ajv2020({ ...OPTIONS, validateSchema: metaValidate });
-  addFormats(ajv);
-  for (const schema of schemas) ajv.addSchema(schema);
-  return ajv;
-}
-
 export class SchemaRegistry {
   private ajvInstance?: Ajv2020;
-  /** Each file's schema by its name (path under specs/). */
-  private readonly schemas = new Map<string, SchemaSource['schema']>();
+  /** Each schema file by its name (path under specs/). */
+  private readonly sources = new Map<string, SchemaSource>();
   private readonly metaValidate: boolean;
   private readonly compiled = new Map<string, ValidateFunction>();
-  readonly ids: string[] = [];
   /** Where the validators came from: compiled here, or an earlier run's cache (`cacheDir`). */
   readonly validatorsFrom: 'compiled' | 'cache' | 'new cache';
 
@@ -53,21 +39,19 @@ export class SchemaRegistry {
    */
   constructor(specsDir = SPECS_DIR, { metaValidate = true, cacheDir }: { metaValidate?: boolean; cacheDir?: string } = {}) {
     this.metaValidate = metaValidate;
-    const sources: SchemaSource[] = [];
     for (const file of listSchemaFiles(specsDir)) {
       const text = readFileSync(file, 'utf8');
       const schema = JSON.parse(text) as SchemaSource['schema'];
       const name = relative(specsDir, file).split(sep).join('/');
       const expected = SCHEMA_BASE + name;
       if (schema.$id !== expected) throw new Error(`${name}: $id must be "${expected}", found "${schema.$id}"`);
-      this.schemas.set(name, schema);
-      this.ids.push(name);
-      sources.push({ name, text, schema });
+      this.sources.set(name, { name, text, schema });
     }
     this.validatorsFrom = 'compiled';
     // Without a cache every schema is added now: one that ajv refuses fails here, not at its first use.
-    if (!cacheDir) this.ajvInstance = newAjv(this.schemas.values(), metaValidate);
+    if (!cacheDir) this.ajv();
     else {
+      const sources = [...this.sources.values()];
       const key = cacheKey(sources, OPTIONS);
       const cached = loadValidators(cacheDir, key);
       this.validatorsFrom = cached ? 'cache' : 'new cache';
@@ -75,8 +59,17 @@ export class SchemaRegistry {
     }
   }
 
-  private get ajv(): Ajv2020 {
-    this.ajvInstance ??= newAjv(this.schemas.values(), this.metaValidate);
+  /** The schema names (paths under specs/), in file order. */
+  get ids(): string[] {
+    return [...this.sources.keys()];
+  }
+
+  /** The registry's ajv, made on first use. */
+  private ajv(): Ajv2020 {
+    this.ajvInstance ??= newAjv(
+      [...this.sources.values()].map((s) => s.schema),
+      { ...OPTIONS, validateSchema: this.metaValidate },
+    );
     return this.ajvInstance;
   }
 
@@ -84,7 +77,7 @@ export class SchemaRegistry {
     let fn = this.compiled.get(ref);
     if (!fn) {
       const full = SCHEMA_BASE + ref;
-      fn = this.ajv.getSchema(full);
+      fn = this.ajv().getSchema(full);
       if (!fn)
         throw new Error(`unknown schema "${ref}" (expected a path under specs/, e.g. rest-route/schemas/customer.schema.json)`);
       this.compiled.set(ref, fn);
@@ -95,7 +88,7 @@ export class SchemaRegistry {
   /** The schema object behind `ref` (a path under specs/, optionally with `#/json/pointer`). */
   raw(ref: string): Record<string, unknown> {
     const [path, pointer] = ref.split('#');
-    const root = this.schemas.get(path ?? '') as Record<string, unknown> | undefined;
+    const root = this.sources.get(path ?? '')?.schema as Record<string, unknown> | undefined;
     if (!root) throw new Error(`unknown schema "${ref}"`);
     if (!pointer) return root;
     let node: unknown = root;

@@ -66,14 +66,11 @@ export function loadValidators(dir: string, key: string): Validators | undefined
  * costs the next run its compile time.
  */
 export function buildValidators(dir: string, key: string, sources: readonly SchemaSource[], options: Options): Validators {
-  const { Ajv2020, _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
-  const addFormats = (require('ajv-formats') as { default: (a: Ajv2020) => void }).default;
-  const ajv = new Ajv2020({
-    ...options,
-    code: { ...options.code, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
-  });
-  addFormats(ajv);
-  for (const s of sources) ajv.addSchema(s.schema);
+  const { _ } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const ajv = newAjv(
+    sources.map((s) => s.schema),
+    { ...options, code: { ...options.code, source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } },
+  );
   const refs: Record<string, string> = {};
   const exportOf: Record<string, string> = {};
   const out: Validators = new Map();
@@ -102,6 +99,20 @@ export function buildValidators(dir: string, key: string, sources: readonly Sche
     // read-only install or full disk: the validators of this run still work
   }
   return out;
+}
+
+/**
+ * An ajv (draft 2020-12) with ajv-formats and every schema added: the registry's when it compiles in
+ * the run, and the one whose code the cache keeps. Loaded here, on first use, so a run whose
+ * validators all come from the cache loads no ajv.
+ */
+export function newAjv(schemas: Iterable<object>, options: Options): Ajv2020 {
+  const { Ajv2020 } = require('ajv/dist/2020.js') as typeof import('ajv/dist/2020.js');
+  const addFormats = (require('ajv-formats') as { default: (a: Ajv2020) => void }).default;
+  const ajv = new Ajv2020(options);
+  addFormats(ajv);
+  for (const schema of schemas) ajv.addSchema(schema);
+  return ajv;
 }
 
 const pointerEscape = (k: string) => k.replace(/~/g, '~0').replace(/\//g, '~1');

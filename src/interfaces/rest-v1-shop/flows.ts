@@ -178,11 +178,7 @@ export async function addPurchasable(
 export async function freshCartTakes(ctx: Ctx, productId: number, quantity: number): Promise<boolean> {
   const { account } = await register(ctx);
   const taken = tryJson(await addItem(ctx, account.token, productId, quantity))?.status === true;
-  if (taken) {
-    const body = tryJson(await getCart(ctx, account.token));
-    const items = body?.status === true ? ((body.data as CartData | undefined)?.cart_items ?? []) : [];
-    for (const item of items) await removeItem(ctx, account.token, item.key);
-  }
+  if (taken) await emptyCart(ctx, account.token);
   return taken;
 }
 
@@ -217,11 +213,13 @@ export function mapKeys(v: unknown): string[] {
   return v && typeof v === 'object' && !Array.isArray(v) ? Object.keys(v) : [];
 }
 
-/** Teardown: removes every item of the token's cart (best effort; the cart is the only thing the API can delete). */
+/** Removes every item GET /cart lists for the token (best effort: nothing is judged). */
+export async function emptyCart(ctx: Ctx, token: string): Promise<void> {
+  const items = (tryJson(await getCart(ctx, token))?.data as CartData | undefined)?.cart_items;
+  for (const item of Array.isArray(items) ? items : []) await removeItem(ctx, token, item.key);
+}
+
+/** Teardown: empties the token's cart (the cart is the only thing the API can delete). */
 export function emptyCartOnTeardown(ctx: Ctx, token: string): void {
-  ctx.onTeardown(async () => {
-    const body = tryJson(await getCart(ctx, token));
-    const items = body?.status === true ? ((body.data as CartData | undefined)?.cart_items ?? []) : [];
-    for (const item of items) await removeItem(ctx, token, item.key);
-  });
+  ctx.onTeardown(() => emptyCart(ctx, token));
 }

@@ -5,6 +5,7 @@ import {
   addItem,
   type CartData,
   type CartItem,
+  emptyCart,
   getCart,
   mapKeys,
   near,
@@ -321,8 +322,7 @@ export async function cartProducts(ctx: Ctx, want = 3): Promise<number[]> {
     const add = await addItem(ctx, account.token, p.id, SAFE_QUANTITY * 2);
     if (tryJson(add)?.status === true) found.push(p.id);
   }
-  const cart = tryJson(await getCart(ctx, account.token));
-  for (const item of itemsOf(cart?.data as CartData)) await removeItem(ctx, account.token, item.key);
+  await emptyCart(ctx, account.token);
   if (found.length === 0) ctx.skip('no listed product could be added to a cart');
   return found;
 }

@@ -1,5 +1,5 @@
 import type { CheckSpec } from '../../../checks/model.js';
-import type { Exchange } from '../../../http/exchange.js';
+import { type Exchange, responseJson } from '../../../http/exchange.js';
 import type { Ctx } from '../client.js';
 
 const SECRET_KEY = /^(password|passwd|password_hash|salt|confirm)$/i;
@@ -26,12 +26,8 @@ export function noSecretsCheck<S>(): CheckSpec<S> {
       const c = ctx as Ctx;
       const found: { where: string[]; ex: Exchange }[] = [];
       for (const ex of c.http.exchanges) {
-        let body: unknown;
-        try {
-          body = JSON.parse(ex.response?.body ?? '');
-        } catch {
-          continue;
-        }
+        const body = responseJson(ex);
+        if (body === undefined) continue;
         const where = secretKeys(body);
         if (where.length > 0) found.push({ where, ex });
       }

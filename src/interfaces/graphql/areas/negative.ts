@@ -2,6 +2,7 @@ import { deeplyNestedBody, MULTIPART_WITHOUT_BOUNDARY, NESTING_DEPTH } from '../
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { GraphQLResult } from '../../../graphql/client.js';
+import { responseJson } from '../../../http/exchange.js';
 import {
   accepted,
   addToCart,
@@ -222,14 +223,7 @@ export const negativeArea: AreaSpec<NegState> = {
         const sent = ctx.state.sent!;
         if (sent.length === 0) ctx.skip('nothing was sent');
         const bad = sent.filter((s) => s.res.body === undefined && s.res.exchange.response !== undefined);
-        const notJson = bad.filter((s) => {
-          try {
-            JSON.parse(s.res.exchange.response?.body ?? '');
-            return false;
-          } catch {
-            return true;
-          }
-        });
+        const notJson = bad.filter((s) => responseJson(s.res.exchange) === undefined);
         ctx.expect(
           notJson.length === 0,
           `${notJson.length} of ${sent.length} answers are not JSON: ${notJson.map((s) => `${s.kind} ${s.operation} (HTTP ${s.res.exchange.response?.status})`).join('; ')}`,

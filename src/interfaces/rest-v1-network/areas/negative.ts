@@ -2,7 +2,7 @@ import { deeplyNestedBody, MULTIPART_WITHOUT_BOUNDARY, NESTING_DEPTH } from '../
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { HttpRequest } from '../../../http/client.js';
-import type { Exchange } from '../../../http/exchange.js';
+import { type Exchange, responseJson } from '../../../http/exchange.js';
 import { type Call, net, parse, SCHEMAS } from '../client.js';
 import { described, noServerErrorCheck } from '../expect.js';
 import { FreshAccounts } from '../fresh.js';
@@ -159,7 +159,7 @@ export const negativeArea: AreaSpec<NegState> = {
           ctx,
           (s) => {
             if (!s.call.ex.response) return `no response (${s.call.ex.error})`;
-            const issues = ctx.schemas.check(`${SCHEMAS}envelope.schema.json`, safeJson(s.call.ex.response.body));
+            const issues = ctx.schemas.check(`${SCHEMAS}envelope.schema.json`, jsonOrText(s.call.ex));
             return issues.length > 0
               ? `not the envelope (${described(s.call)}; ${issues[0]?.path} ${issues[0]?.message})`
               : undefined;
@@ -193,10 +193,8 @@ export const negativeArea: AreaSpec<NegState> = {
   ],
 };
 
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
+/** The body as JSON, or its text when it is not JSON (the envelope schema then says what is wrong). */
+function jsonOrText(ex: Exchange): unknown {
+  const v = responseJson(ex);
+  return v === undefined ? ex.response?.body : v;
 }
