@@ -1318,4 +1318,18 @@ export const restRouteFaults: Fault[] = [
       ctx.db.prepare('UPDATE rr_customer SET customer_group_id = ? WHERE customer_id = ?').run(fallback, Number(d.customer_id));
     },
   },
+  {
+    id: 'RR-LANGUAGE-CODE-FROM-HEADER',
+    iface: 'rest-route',
+    // The module fills the language object's code from the request's Accept-Language (its first tag, lower
+    // case), meant to tell the app which language the customer's device asks for, while the labels, formats
+    // and the store's languages stay the store's: a client whose HTTP stack sends Accept-Language: fr-FR
+    // reads code "fr-fr", a language the store does not have.
+    after(res, req) {
+      const header = req.raw.headers['accept-language'];
+      const first = typeof header === 'string' ? header.split(',')[0]?.split(';')[0]?.trim().toLowerCase() : undefined;
+      if (!first || !isObject(res.body) || !isObject(res.body.language)) return;
+      res.body.language.code = first;
+    },
+  },
 ];
