@@ -208,6 +208,11 @@ const onlyZoneRefused = (res: FaultResponse): boolean => {
   return Array.isArray(errors) && errors.length > 0 && errors.every((e) => isObject(e) && e.code === 'error_zone');
 };
 
+/** RR-ADDRESS-ADD-ACTIVITY-ID: per database, the ids the module's activity log has handed out. */
+const ACTIVITY_IDS = new WeakMap<object, number>();
+/** RR-ADDRESS-ADD-ACTIVITY-ID: where the activity log's ids start (a shop's log holds more rows than its address book). */
+const ACTIVITY_ID_BASE = 900_000;
+
 /** Document 1 (route-based REST): faults a vendor's OpenCart-style module could ship with. */
 export const restRouteFaults: Fault[] = [
   {
@@ -1234,6 +1239,97 @@ export const restRouteFaults: Fault[] = [
         // The handler compares the characters: a confirmation PHP's != lets past is handed to it as the password.
         if (typeof v === 'string' && v !== password && looseEquals(v, password)) body[key] = password;
       }
+    },
+  },
+  {
+    id: 'RR-ADDRESS-EDIT-EVERY-ROW',
+    iface: 'rest-route',
+    // The module's editAddress() was adapted from the customer edit and its UPDATE kept that query's
+    // WHERE customer_id = '...' alone: an edit writes its form into every address of the customer, so
+    // after an edit of one address the list shows every address with the fields of that edit.
+    async after(res, req, ctx) {
+      if (!addressWrite(req, 'edit') || !ok(res)) return;
+      const customerId = await tokenCustomer(req, ctx);
+      const addressId = idValue(req.query.address_id ?? req.raw.body.address_id);
+      if (customerId === undefined || addressId === undefined) return;
+      ctx.db
+        .prepare(
+          `UPDATE rr_address SET (firstname, lastname, company, address_1, address_2, city, postcode, country_id, zone_id) =
+             (SELECT firstname, lastname, company, address_1, address_2, city, postcode, country_id, zone_id
+                FROM rr_address WHERE address_id = ?)
+             WHERE customer_id = ? AND address_id != ?`,
+        )
+        .run(addressId, customerId, addressId);
+    },
+  },
+  {
+    id: 'RR-ADDRESS-DELETE-COUNTS-OTHERS',
+    iface: 'rest-route',
+    // The delete counts the customer's addresses other than the one named (address_id != ...) and keeps
+    // the rule's comparison of the whole count, `<= 1`: a book of two addresses refuses the delete of its
+    // non-default one with error_delete, so a customer can never come down from two addresses to one.
+    async before(req, ctx) {
+      if (req.endpoint !== 'account/address/delete' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const customerId = await tokenCustomer(req, ctx);
+      const addressId = idValue(req.raw.body.address_id);
+      if (customerId === undefined || addressId === undefined) return;
+      const own = ctx.db.prepare('SELECT 1 FROM rr_address WHERE address_id = ? AND customer_id = ?').get(addressId, customerId);
+      const others = ctx.db
+        .prepare('SELECT COUNT(*) AS n FROM rr_address WHERE customer_id = ? AND address_id != ?')
+        .get(customerId, addressId) as { n: number };
+      if (!own || others.n > 1) return;
+      // An id no address has: the handler refuses and deletes nothing; the answer is the module's error_delete.
+      req.raw.body.address_id = 0;
+      FORCED.set(req.raw, 'error_delete');
+    },
+    after(res, req, ctx) {
+      if (FORCED.get(req.raw) === 'error_delete') refuse(res, [labelError(ctx, 'error_delete', 'address_id')]);
+    },
+  },
+  {
+    id: 'RR-ADDRESS-ADD-ACTIVITY-ID',
+    iface: 'rest-route',
+    // The add controller (kept from the platform's 2.x address page) logs an 'address_add' customer
+    // activity after the model's addAddress() and then reads $this->db->getLastId() for its answer: the
+    // address is filed, but data.address_id is the activity row's id, which names no address.
+    after(res, req, ctx) {
+      const d = data(res);
+      if (!addressWrite(req, 'add') || !ok(res) || typeof d?.address_id !== 'number') return;
+      const next = (ACTIVITY_IDS.get(ctx.db) ?? ACTIVITY_ID_BASE) + 1;
+      ACTIVITY_IDS.set(ctx.db, next);
+      d.address_id = next;
+    },
+  },
+  {
+    id: 'RR-REGISTER-GROUP-ECHOED',
+    iface: 'rest-route',
+    // GET register lists every customer group (getCustomerGroups()), while the core addCustomer() takes the
+    // group sent only when it is among the groups shown at registration (config_customer_group_display, which
+    // holds the default group alone) and otherwise files the default group; the module answers the register
+    // form from the request, so the answer names the group sent, and every login names the default group.
+    after(res, req, ctx) {
+      const d = data(res);
+      if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
+      const setting = ctx.db.prepare("SELECT value FROM rr_setting WHERE key = 'store.customer_group_id'").get() as
+        | { value: string }
+        | undefined;
+      const fallback = Number(setting?.value);
+      if (!Number.isSafeInteger(fallback) || Number(d.customer_group_id) === fallback) return;
+      ctx.db.prepare('UPDATE rr_customer SET customer_group_id = ? WHERE customer_id = ?').run(fallback, Number(d.customer_id));
+    },
+  },
+  {
+    id: 'RR-LANGUAGE-CODE-FROM-HEADER',
+    iface: 'rest-route',
+    // The module fills the language object's code from the request's Accept-Language (its first tag, lower
+    // case), meant to tell the app which language the customer's device asks for, while the labels, formats
+    // and the store's languages stay the store's: a client whose HTTP stack sends Accept-Language: fr-FR
+    // reads code "fr-fr", a language the store does not have.
+    after(res, req) {
+      const header = req.raw.headers['accept-language'];
+      const first = typeof header === 'string' ? header.split(',')[0]?.split(';')[0]?.trim().toLowerCase() : undefined;
+      if (!first || !isObject(res.body) || !isObject(res.body.language)) return;
+      res.body.language.code = first;
     },
   },
 ];

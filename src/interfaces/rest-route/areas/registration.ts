@@ -5,6 +5,7 @@ import {
   type Account,
   freshFields,
   type LoginField,
+  loginProbe,
   postLogin,
   postRegister,
   type Reading,
@@ -24,6 +25,8 @@ interface RegistrationState {
   base: Account;
   /** RR-REG-15's register with the parameter-table fields succeeded: the target takes them. */
   table: true;
+  /** RR-REG-02's account, registered in a group other than the default one, and that group. */
+  grouped: { account: Account; group: string };
 }
 type C = CheckContext<RegistrationState>;
 
@@ -279,6 +282,32 @@ export const registrationArea: AreaSpec<RegistrationState> = {
           String(out.account.data.customer_group_id) === String(group),
           `registered in group ${group}, the answer says ${JSON.stringify(out.account.data.customer_group_id)}`,
           out.account.exchange,
+        );
+        if (String(group) !== fallback) ctx.state.grouped = { account: out.account, group: String(group) };
+      },
+    },
+    {
+      // RR-REG-02 read the group of a register in another group than the default one from the register
+      // answer alone, so a module that answers the group sent while the core files the default group (the
+      // groups shown at registration being the default one only) showed nowhere: the login of that account
+      // answers the Customer as filed.
+      id: 'RR-LOGIN-09',
+      title: 'an account registered in a group other than the default one logs in with the customer_group_id register answered',
+      needs: ['grouped'],
+      run: async (ctx: C) => {
+        const { account, group } = ctx.state.grouped as RegistrationState['grouped'];
+        const login = await loginProbe(ctx, account);
+        const last = login.exchanges[login.exchanges.length - 1];
+        if (!login.field || !last)
+          ctx.skip(
+            `the account registered in group ${group} did not log in (RR-LOGIN-02 judges logins): ${login.exchanges.map(shown).join(' | ')}`,
+          );
+        const answered = dataOf(bodyOf(last)).customer_group_id;
+        ctx.expect(
+          String(answered) === String(account.data.customer_group_id),
+          `${account.fields.email} was registered with customer_group_id ${group} and register answered customer_group_id ${JSON.stringify(account.data.customer_group_id)}; its login answers customer_group_id ${JSON.stringify(answered)}`,
+          account.exchange,
+          last,
         );
       },
     },
