@@ -1049,6 +1049,19 @@ async function requestedIsLast(res: FaultResponse, req: FaultRequest, ctx: AppCo
   body.withdrawal_info.requested_amount = money(last?.amount ?? 0);
 }
 
+/**
+ * Register and Join_net resolve the sponsor after inserting the member and set it with
+ * $wpdb->update($table, ['sponsor_key' => $sponsor_key], ['parent_key' => $parent_key]): the WHERE names the
+ * parent column where the new member's user_key was meant, so every child of that parent, the earlier
+ * sibling too, takes the newest child's sponsor.
+ */
+function sponsorBySiblings(res: FaultResponse, ctx: AppContext): void {
+  const net = isObject(res.body) && res.body.status === true ? res.body.net_user : undefined;
+  if (!isObject(net) || typeof net.parent_key !== 'string' || net.parent_key === '' || typeof net.sponsor_key !== 'string')
+    return;
+  ctx.db.prepare('UPDATE net_net_users SET sponsor_key = ? WHERE parent_key = ?').run(net.sponsor_key, net.parent_key);
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1569,6 +1582,13 @@ export const networkFaults: Fault[] = [
     iface: 'rest-v1-network',
     async after(res, req, ctx) {
       if (req.endpoint === '/withdrawal') await requestedIsLast(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-SPONSOR-SET-BY-PARENT',
+    iface: 'rest-v1-network',
+    after(res, req, ctx) {
+      if (req.endpoint === '/auth/register' || /^\/join_net$/i.test(req.endpoint)) sponsorBySiblings(res, ctx);
     },
   },
 ];
