@@ -990,6 +990,78 @@ async function withdrawalReplacesBank(res: FaultResponse, req: FaultRequest, ctx
     .run(now(), key);
 }
 
+/** The paged lists' payload keys: the record name, or `payout` for payout_list. */
+const LIST_KEYS: Record<string, string> = {
+  '/payout_list': 'payout',
+  '/pair_commission': 'pair_commission',
+  '/level_commission': 'level_commission',
+  '/bonus_commission': 'bonus_commission',
+  '/ref_commission': 'ref_commission',
+};
+
+/** List requests whose limit was raised by one, to see whether a next page exists. */
+const LOOKAHEAD = new WeakSet<FaultRequest>();
+
+/**
+ * The paged lists fetch one row more than the page (LIMIT start, limit + 1) to tell whether a next page
+ * exists, then array_pop() the extra row whether or not it came: a page that reaches the end of the
+ * holder's list loses its last record, so the last record of every list never shows, on any page.
+ */
+function lookaheadBegins(req: FaultRequest): void {
+  const raw = req.query.limit;
+  if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && /^\s*\d{1,15}\s*$/.test(raw))) return;
+  req.query.limit = String(pageParam(raw, 10) + 1);
+  LOOKAHEAD.add(req);
+}
+
+function lookaheadEnds(res: FaultResponse, req: FaultRequest): void {
+  const key = LIST_KEYS[req.endpoint];
+  if (!LOOKAHEAD.has(req) || key === undefined || !isObject(res.body) || res.body.status !== true) return;
+  const list = res.body[key];
+  if (Array.isArray(list)) list.pop();
+}
+
+/**
+ * withdrawal_request refusing an amount equal to net_withdrawal_limit_min (`$amount <= $min` where `<` was
+ * meant): emulated by sending the handler one cent below the minimum, which it refuses without a write.
+ */
+function minimumExclusive(req: FaultRequest, ctx: AppContext): void {
+  const field = bodyField(req.raw.body, 'amount');
+  const cents = withdrawalCents(field.value);
+  const min = Math.round(settingNumber(ctx.db, 'net_withdrawal_limit_min', 0) * 100);
+  if (cents !== undefined && min > 1 && cents === min) field.set(money(min - 1));
+}
+
+/**
+ * GET /withdrawal reading requested_amount from a user meta that withdrawal_request overwrites with each
+ * request's amount (update_user_meta($uid, 'requested_amount', $amount), where the running total was
+ * meant): requested_amount shows the last request's amount, not the sum of them; the records, the balance
+ * and the pending sum are read from the withdrawal table and stay right.
+ */
+async function requestedIsLast(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const body = res.body;
+  if (!isObject(body) || body.status !== true || !isObject(body.withdrawal_info)) return;
+  const user = await callerOf(req, ctx);
+  if (!user) return;
+  const last = ctx.db.prepare('SELECT amount FROM net_withdrawals WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(user.ID) as
+    | { amount: number }
+    | undefined;
+  body.withdrawal_info.requested_amount = money(last?.amount ?? 0);
+}
+
+/**
+ * Register and Join_net resolve the sponsor after inserting the member and set it with
+ * $wpdb->update($table, ['sponsor_key' => $sponsor_key], ['parent_key' => $parent_key]): the WHERE names the
+ * parent column where the new member's user_key was meant, so every child of that parent, the earlier
+ * sibling too, takes the newest child's sponsor.
+ */
+function sponsorBySiblings(res: FaultResponse, ctx: AppContext): void {
+  const net = isObject(res.body) && res.body.status === true ? res.body.net_user : undefined;
+  if (!isObject(net) || typeof net.parent_key !== 'string' || net.parent_key === '' || typeof net.sponsor_key !== 'string')
+    return;
+  ctx.db.prepare('UPDATE net_net_users SET sponsor_key = ? WHERE parent_key = ?').run(net.sponsor_key, net.parent_key);
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1486,6 +1558,37 @@ export const networkFaults: Fault[] = [
     },
     after(res, req, ctx) {
       if (req.endpoint === '/auth/register') nullNamesEnd(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-LIST-LAST-ROW-DROPPED',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (LIST_KEYS[req.endpoint] !== undefined) lookaheadBegins(req);
+    },
+    after(res, req) {
+      if (LIST_KEYS[req.endpoint] !== undefined) lookaheadEnds(res, req);
+    },
+  },
+  {
+    id: 'NET-WD-MIN-EXCLUSIVE',
+    iface: 'rest-v1-network',
+    before(req, ctx) {
+      if (req.endpoint === '/withdrawal_request') minimumExclusive(req, ctx);
+    },
+  },
+  {
+    id: 'NET-WD-REQUESTED-OVERWRITTEN',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (req.endpoint === '/withdrawal') await requestedIsLast(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-SPONSOR-SET-BY-PARENT',
+    iface: 'rest-v1-network',
+    after(res, req, ctx) {
+      if (req.endpoint === '/auth/register' || /^\/join_net$/i.test(req.endpoint)) sponsorBySiblings(res, ctx);
     },
   },
 ];

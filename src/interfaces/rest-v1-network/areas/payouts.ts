@@ -140,6 +140,46 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       },
     },
     {
+      id: 'NET-PAY-07',
+      title: "payout_list, walked on past its first page, lists the payout that each of the holder's paid pair commissions names",
+      needs: ['root', 'list', 'payouts'],
+      async run(ctx: Ctx) {
+        // Pages that agree with one another can still all lack a record: a list fetched with one row of
+        // look-ahead (LIMIT start, limit + 1) whose extra row is popped whether it came or not never shows
+        // the holder's last payout. A paid commission names its payout, so that payout must be listed.
+        const token = (ctx.state.root as Account).token;
+        const commissions = await net(ctx).get('/pair_commission', { token });
+        succeeded(ctx, commissions, '/pair_commission');
+        // An unpaid commission's payout_id may be empty (NS-NET-13); "0" is read as unpaid too.
+        const named = [
+          ...new Set(
+            listOf(ctx, commissions, 'pair_commission')
+              .map((r) => r.payout_id)
+              .filter((p) => (typeof p === 'string' || typeof p === 'number') && !/^\s*0*\s*$/.test(String(p)))
+              .map(String),
+          ),
+        ];
+        if (named.length === 0) ctx.skip('no pair commission of SFC_NET_USERNAME names a payout (none is paid yet)');
+        // The page size without limit is not shown (NS-NET-07): the pages after the first are read until one is empty.
+        const listed = [...(ctx.state.payouts as Json[])];
+        const calls = [ctx.state.list as Call];
+        for (let page = 0; page < 5 && named.some((id) => !listed.some((p) => String(p.payout_id) === id)); page++) {
+          const next = await net(ctx).get('/payout_list', { token, query: { start: listed.length } });
+          calls.push(next);
+          const items = next.body.status === true && Array.isArray(next.body.payout) ? next.body.payout.filter(isObject) : [];
+          if (items.length === 0) break;
+          listed.push(...items);
+        }
+        const missing = named.filter((id) => !listed.some((p) => String(p.payout_id) === id));
+        ctx.expect(
+          missing.length === 0,
+          `pair commissions of SFC_NET_USERNAME were paid in payout(s) ${missing.join(', ')}, which payout_list shows on no page (it lists ${listed.map((p) => JSON.stringify(p.payout_id)).join(', ') || 'none'})`,
+          commissions.ex,
+          ...calls.map((c) => c.ex),
+        );
+      },
+    },
+    {
       id: 'NET-PAY-03',
       title: 'payout_details without payout_id: refused',
       needs: ['root'],

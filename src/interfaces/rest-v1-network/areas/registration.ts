@@ -242,7 +242,7 @@ export const registrationArea: AreaSpec<TreeState> = {
     },
     {
       id: 'NET-REG-08',
-      title: "register C at A's right, then a third child under A: refused",
+      title: "register C at A's right (sponsored by SFC_NET_USERNAME), then a third child under A: refused",
       needs: ['b'],
       async run(ctx: Ctx) {
         // C's password holds a tag, a percent-encoded octet, a run of spaces and a backslash, and its
@@ -256,7 +256,13 @@ export const registrationArea: AreaSpec<TreeState> = {
         // different ones at once: no other area may take them first.
         reserve(ctx, username, 'left');
         reserve(ctx, username, 'right');
-        const c = await register(ctx, underA(ctx, 'right', { username, password, ...C_NAMES }));
+        // C's sponsor is SFC_NET_USERNAME (A's upline), not A: siblings with sponsors of their own show a target
+        // that writes a new member's sponsor to every child of its parent (NET-GEN-06 reads B's after C's).
+        const sponsor = (ctx.state.root as Account).username;
+        const c = await register(
+          ctx,
+          underA(ctx, 'right', { username, password, ...C_NAMES, 'net_user[sponsor_name]': sponsor }),
+        );
         if (!c.account) ctx.skip(`could not register C at A's right: ${described(c.call)}`);
         ctx.state.c = c.account;
         for (const side of ['left', 'right']) {
@@ -500,17 +506,21 @@ export const registrationArea: AreaSpec<TreeState> = {
     },
     {
       id: 'NET-GEN-06',
-      title: "in A's tree, B and C are not the logged user, and their userData names A as sponsor and parent",
+      title:
+        "in A's tree, B and C are not the logged user, their userData names A as parent, and as sponsor B's (A) and C's (SFC_NET_USERNAME), C registered after B",
       needs: ['tree', 'b', 'c'],
       async run(ctx: Ctx) {
         const { child } = geneology(ctx);
-        // B and C were registered with A as sponsor and parent. How userData names a member is not
-        // shown, so A's username, user_key or user ID all name A.
+        // B was registered with A as sponsor and parent, C after it with A as parent and SFC_NET_USERNAME as
+        // sponsor: C's registration leaves B's sponsor as it was. How userData names a member is not shown,
+        // so a username, user_key or user ID all name it.
+        const names = (acc: Account) =>
+          [acc.username.toLowerCase(), keyOf(acc).toLowerCase(), String(acc.user.ID ?? '')].filter((v) => v !== '');
         const a = A(ctx);
-        const namesA = [a.username.toLowerCase(), keyOf(a).toLowerCase(), String(a.user.ID ?? '')].filter((v) => v !== '');
-        for (const [side, acc] of [
-          ['left', ctx.state.b],
-          ['right', ctx.state.c],
+        const root = ctx.state.root as Account;
+        for (const [side, acc, sponsor, label] of [
+          ['left', ctx.state.b, a, 'A'],
+          ['right', ctx.state.c, root, 'SFC_NET_USERNAME'],
         ] as const) {
           const node = child(side);
           if (!node) ctx.fail(`expected a child at ${side} of A (${acc?.username}), found none`);
@@ -519,10 +529,13 @@ export const registrationArea: AreaSpec<TreeState> = {
             `${acc?.username} at ${side}: expected isLoggedUser false (A is the caller), got ${JSON.stringify(node.isLoggedUser)}`,
           );
           const data = isObject(node.userData) ? node.userData : {};
-          for (const field of ['sponsor', 'parent'] as const)
+          for (const [field, who, whoLabel] of [
+            ['sponsor', sponsor, label],
+            ['parent', a, 'A'],
+          ] as const)
             ctx.expect(
-              namesA.includes(String(data[field] ?? '').toLowerCase()),
-              `${acc?.username} at ${side}: expected userData.${field} to name A (${namesA.join(' or ')}), got ${JSON.stringify(data[field])}`,
+              names(who).includes(String(data[field] ?? '').toLowerCase()),
+              `${acc?.username} at ${side}: expected userData.${field} to name ${whoLabel} (${names(who).join(' or ')}), got ${JSON.stringify(data[field])}`,
             );
         }
       },
