@@ -1237,4 +1237,21 @@ export const shopFaults: Fault[] = [
         data.cart_item_count = cartLines(ctx.db, user.id).reduce((n, l) => n + l.quantity, 0);
     },
   },
+  {
+    id: 'SHOP-ORDERS-SLICE-MINUS-ONE',
+    iface: 'rest-v1-shop',
+    // GET /orders fetches the account's orders (wc_get_orders, limit -1) and pages them with
+    // array_slice($orders, $start, $limit), with $limit defaulting to -1, WordPress's "all": array_slice reads a
+    // negative length as "stop that many from the end", so a list without limit omits its last (oldest) order, and an
+    // account with one order is listed none. A request with limit reads as before.
+    after(res, req) {
+      if (req.endpoint !== '/orders' || req.method !== 'GET') return;
+      if (req.query.limit !== undefined && req.query.limit !== '') return;
+      const data = isObject(res.body) && res.body.status === true && isObject(res.body.data) ? res.body.data : undefined;
+      if (!data || !Array.isArray(data.orders) || data.orders.length === 0) return;
+      const orders = data.orders.slice(0, -1);
+      data.orders = orders;
+      if (orders.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
+    },
+  },
 ];
