@@ -1142,4 +1142,116 @@ export const shopFaults: Fault[] = [
       } else ORDERS_CACHE.put(ctx.db, key, { status: res.status, body: res.body });
     },
   },
+  {
+    id: 'SHOP-ORDER-LINES-MOVED-BY-REORDER',
+    iface: 'rest-v1-shop',
+    // The add-on keeps the app's order history lines in its own table with the cart item key as primary key, written
+    // with $wpdb->replace(); the key is the same for a product in every cart of the account, so an order of a product the
+    // account ordered before takes that line over: the earlier order is listed without it (its total unchanged).
+    after(res, req, ctx) {
+      if ((req.endpoint !== '/orders' && req.endpoint !== '/order/create') || !isObject(res.body)) return;
+      const lines = ctx.db.prepare(
+        `SELECT EXISTS (SELECT 1 FROM shop_order_items j JOIN shop_orders o2 ON o2.id = j.order_id
+                        WHERE j.product_id = i.product_id AND o2.user_id = o.user_id AND j.order_id > i.order_id) AS moved
+         FROM shop_order_items i JOIN shop_orders o ON o.id = i.order_id WHERE i.order_id = ? ORDER BY i.id`,
+      );
+      eachObject(res.body.data, (o) => {
+        if (typeof o.order_id !== 'number' || !Array.isArray(o.items)) return;
+        const moved = (lines.all(o.order_id) as { moved: number }[]).map((l) => l.moved === 1);
+        if (moved.length === o.items.length && moved.some(Boolean)) o.items = o.items.filter((_, i) => !moved[i]);
+      });
+    },
+  },
+  {
+    id: 'SHOP-ORDER-COUPONS-QUERY-ONLY',
+    iface: 'rest-v1-shop',
+    // order/create reads coupons with $request->get_query_params() (the code was copied from GET /cart, whose coupons[]
+    // rides in the query): coupons sent in the body, as the document's order form sends them, are never applied, and
+    // the order is placed at the full price with status true.
+    before(req) {
+      if (req.endpoint !== '/order/create' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      for (const name of Object.keys(body)) if (/^coupons(\[\d*\])?$/.test(name)) delete body[name];
+      for (const [name, value] of Object.entries(req.query)) if (/^coupons(\[\d*\])?$/.test(name)) body[name] = value;
+    },
+  },
+  {
+    id: 'SHOP-PAGES-TRUNCATED',
+    iface: 'rest-v1-shop',
+    // The listing counts its matches itself (SELECT COUNT(*) with the filters) and writes total_pages as
+    // (int) ($found / $per_page): the division is truncated, not rounded up, so a listing whose last page is partial
+    // (categories=clothing: 14 products, pages of 10) reports one page too few, and a listing of fewer matches than a
+    // page reports total_pages 0 beside its products. Listings of whole pages (the catalog of 30) read as before.
+    async after(res, req) {
+      if (req.endpoint !== '/products' || req.raw.headers['x-sfc-fault-count'] !== undefined) return;
+      const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+      if (!data || typeof data.total_pages !== 'number' || data.total_pages < 1 || !Array.isArray(data.products)) return;
+      const total = data.total_pages;
+      const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+      let lastPage = Number(q.page) === total ? data.products.length : undefined;
+      if (lastPage === undefined) {
+        // The handler's own count is not at hand at the edge: the listing's last page is asked for, and its length tells.
+        const url = new URL(req.raw.url, 'http://reference');
+        if (req.method === 'GET') url.searchParams.set('page', String(total));
+        const inner = await req.raw.server.inject({
+          method: req.method as 'GET' | 'POST',
+          url: `${url.pathname}${url.search}`,
+          headers: { ...req.raw.headers, 'x-sfc-fault-count': '1' },
+          ...(req.method === 'GET' ? {} : { payload: { ...(isObject(req.raw.body) ? req.raw.body : {}), page: String(total) } }),
+        });
+        const products = (JSON.parse(inner.body) as { data?: { products?: unknown[] } }).data?.products;
+        if (!Array.isArray(products)) return;
+        lastPage = products.length;
+      }
+      data.total_pages = Math.trunc(((total - 1) * PAGE_SIZE + lastPage) / PAGE_SIZE);
+    },
+  },
+  {
+    id: 'SHOP-UPDATE-SET-THEN-CHECK',
+    iface: 'rest-v1-shop',
+    // update-quantities writes each entry through WC_Cart::set_quantity() (intval of what was sent; 0 or less removes the
+    // line) and only then validates, by comparing each line's stored quantity with the value sent: a refused request
+    // (a quantity that is not an integer, a negative one, or a key that is not in the cart beside the own lines) has
+    // already changed the cart. "2.5" leaves 2, "abc" and "-2" remove the line, while the answer is status false keyed
+    // by the key. A request the reference accepts reads as before.
+    async after(res, req, ctx) {
+      if (req.endpoint !== '/cart/update-quantities' || req.method !== 'POST' || !failed(res.body)) return;
+      if (!isObject(res.body.errors) || Object.keys(res.body.errors).length === 0) return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const entries = isObject(req.raw.body) ? cartDataEntries(req.raw.body) : [];
+      const own = new Map(cartLines(ctx.db, user.id).map((l) => [l.item_key, l]));
+      let changed = false;
+      for (const { key, quantity } of entries) {
+        const line = own.get(key);
+        if (!line || (typeof quantity !== 'string' && typeof quantity !== 'number')) continue;
+        const m = /^\s*[+-]?\d+/.exec(String(quantity));
+        const q = m ? Number.parseInt(m[0], 10) : 0; // PHP's intval(): the leading integer, 0 when none
+        if (q === line.quantity || (line.stock_quantity !== null && q > line.stock_quantity) || q > 9999) continue;
+        if (q <= 0) ctx.db.prepare('DELETE FROM shop_cart_items WHERE user_id = ? AND item_key = ?').run(user.id, key);
+        else ctx.db.prepare('UPDATE shop_cart_items SET quantity = ? WHERE user_id = ? AND item_key = ?').run(q, user.id, key);
+        changed = true;
+      }
+      const data = res.body.data;
+      if (changed && isObject(data) && typeof data.cart_item_count === 'number')
+        data.cart_item_count = cartLines(ctx.db, user.id).reduce((n, l) => n + l.quantity, 0);
+    },
+  },
+  {
+    id: 'SHOP-ORDERS-SLICE-MINUS-ONE',
+    iface: 'rest-v1-shop',
+    // GET /orders fetches the account's orders (wc_get_orders, limit -1) and pages them with
+    // array_slice($orders, $start, $limit), with $limit defaulting to -1, WordPress's "all": array_slice reads a
+    // negative length as "stop that many from the end", so a list without limit omits its last (oldest) order, and an
+    // account with one order is listed none. A request with limit reads as before.
+    after(res, req) {
+      if (req.endpoint !== '/orders' || req.method !== 'GET') return;
+      if (req.query.limit !== undefined && req.query.limit !== '') return;
+      const data = isObject(res.body) && res.body.status === true && isObject(res.body.data) ? res.body.data : undefined;
+      if (!data || !Array.isArray(data.orders) || data.orders.length === 0) return;
+      const orders = data.orders.slice(0, -1);
+      data.orders = orders;
+      if (orders.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
+    },
+  },
 ];

@@ -40,6 +40,8 @@ interface OrderState {
   mine: number[];
   /** The coupon order of SHOP-ORD-09, placed with another billing country than the orders before it. */
   countries: { earlier: number[]; created: number; country: string; orders: OrderSummary[]; ex: Exchange };
+  /** GET /orders after the coupon order of SHOP-ORD-09, which orders the first order's product again. */
+  reordered: { orders: OrderSummary[]; ex: Exchange };
 }
 
 type C = CheckContext<OrderState>;
@@ -354,8 +356,9 @@ export const ordersArea: AreaSpec<OrderState> = {
         if (!code) ctx.skip('SFC_SHOP_COUPON (a valid coupon code of the target) is not set');
         const method = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
         const token = ctx.state.account!.token;
-        // Two units: a total that counts each line once whatever its quantity differs from the cart's.
-        await addPurchasable(ctx, token, 2);
+        // Two units: a total that counts each line once whatever its quantity differs from the cart's. The first
+        // order's product when it can be had: the earlier order must keep its line when the product is ordered again.
+        await addPurchasable(ctx, token, 2, [], (p) => p.id === ctx.state.product!.id);
         const cart = await readCart(ctx, token, [code]);
         const want = num((cart.data as CartData).cart_totals.total);
         ctx.expect(cart.body.coupon_status === true, `GET /cart?coupons[]=${code}: coupon_status is not true`, cart.ex);
@@ -383,6 +386,7 @@ export const ordersArea: AreaSpec<OrderState> = {
         );
         const list = await listOrders(ctx, token);
         const orders = (list.body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? [];
+        ctx.state.reordered = { orders, ex: list.ex };
         const created = orders.filter((o) => !ctx.state.mine!.includes(o.order_id));
         ctx.expect(created.length === 1, `GET /orders should list the one new order, lists ${created.length} new`, ex, list.ex);
         // The earlier orders judged are those listed with COUNTRY before: an order a target kept from a refused create
@@ -398,6 +402,35 @@ export const ordersArea: AreaSpec<OrderState> = {
           list.ex,
         );
         ctx.state.mine = orders.map((o) => o.order_id);
+      },
+    },
+    {
+      // An order keeps its lines once the account orders one of its products again: a target that files order lines
+      // by the cart item key (the same for a product in each cart of the account) moves the line to the newer order.
+      id: 'SHOP-ORD-05',
+      title: 'after an order of a product ordered before, the earlier orders are still listed with each of their lines',
+      needs: ['reordered', 'orders'],
+      run: async (ctx: C) => {
+        const { orders, ex } = ctx.state.reordered!;
+        const lineList = (o: OrderSummary): string[] =>
+          Array.isArray(o.items) ? o.items.map((i) => `${Number(i?.quantity)} x "${String(i?.item_name)}"`).sort() : [];
+        // Entries that are not objects are SHOP-ORD-04's to judge.
+        const isOrder = (o: unknown): o is OrderSummary =>
+          typeof o === 'object' && o !== null && Array.isArray((o as OrderSummary).items);
+        const wrong = ctx.state.orders!.filter(isOrder).flatMap((before) => {
+          const now = orders.find((o) => isOrder(o) && o.order_id === before.order_id);
+          if (!now) return [`order ${before.order_id} is no longer listed`];
+          const [was, is] = [lineList(before), lineList(now)];
+          return JSON.stringify(was) === JSON.stringify(is)
+            ? []
+            : [`order ${before.order_id} was listed with ${was.join(', ') || 'no line'}, now with ${is.join(', ') || 'no line'}`];
+        });
+        ctx.expect(
+          wrong.length === 0,
+          `GET /orders after a further order of the account: ${wrong.join('; ')}`,
+          ctx.state.ordersEx!,
+          ex,
+        );
       },
     },
     {
