@@ -1,10 +1,11 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql';
 import type { AppContext } from '../context.js';
 import { cartSummary } from '../graphql/totals.js';
 import { hashPassword, verifyPassword } from '../passwords.js';
 import {
   AnswerCache,
+  bcryptInput,
   htmlspecialchars,
   InFlight,
   jsonWithParameter,
@@ -309,6 +310,44 @@ const intCastPrefix = (v: unknown): string | undefined => {
 const NULLABLE_TEXT = ['firstname', 'lastname', 'address_1', 'address_2', 'city', 'fax', 'company'] as const;
 /** register requests -> the text fields they sent as null, stored empty once the account is in (GQL-REGISTER-NULL-FIELD-GIVEN). */
 const nulledFields = new WeakMap<object, string[]>();
+
+/** updateCartProduct and addProductToCart requests -> their bearer customer, and what the vendor's query then writes. */
+const allLinesUpdates = new WeakMap<object, { me: number; quantity: number }>();
+const upsertAdds = new WeakMap<object, { me: number; cartId: number; added: number }>();
+/** addProductToCart and addCoupon requests -> their bearer customer (GQL-COUPON-FIXED-PER-LINE). */
+const perLineCustomer = new WeakMap<object, number>();
+
+/** Per database: the coupon kept in the one session all customers share (GQL-COUPON-SHARED-SESSION); null: none. */
+const sharedCoupon = new WeakMap<object, number | null>();
+/** addCoupon and emptyCart requests -> their bearer customer, for `after` to update the shared session. */
+const sessionCustomer = new WeakMap<object, number>();
+
+/**
+ * Rewrites an answered cart summary or Coupon result to a coupon_discount of `discountCents` (negative): total follows
+ * (subtotal + coupon_discount + tax), and so do the coupon and Total rows of totals.
+ */
+function withDiscount(r: Record<string, unknown>, discountCents: number): void {
+  const total = (cents(r.subtotal) + discountCents + cents(r.tax)) / 100;
+  if ('coupon_discount' in r) r.coupon_discount = discountCents / 100;
+  if ('total' in r) r.total = total;
+  if (Array.isArray(r.totals))
+    for (const t of r.totals)
+      if (isObject(t) && typeof t.title === 'string' && t.title.startsWith('Coupon')) t.value = discountCents / 100;
+      else if (isObject(t) && t.title === 'Total') t.value = total;
+}
+
+/**
+ * What the vendor's store keeps of a password: bcrypt (password_hash) reads its first 72 bytes. A password the
+ * reference's 40-character rule would refuse, or one past 72 bytes, is handed on as a stand-in of 40 characters
+ * derived from those bytes, so that register stores it and login matches it as bcrypt would (GQL-PASSWORD-BCRYPT-72).
+ */
+const bcryptStandIn = (v: string): string =>
+  v.length > 40 || Buffer.byteLength(v) > 72
+    ? `bcrypt72-${createHash('sha256')
+        .update(Buffer.from(bcryptInput(v), 'latin1'))
+        .digest('hex')
+        .slice(0, 31)}`
+    : v;
 
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
@@ -1294,6 +1333,141 @@ export const graphqlFaults: Fault[] = [
       const data = isObject(res.body) ? res.body.data : undefined;
       if (!nulled || !isObject(input) || !isObject(data) || data.register !== true) return;
       for (const f of nulled) ctx.db.prepare(`UPDATE gql_customer SET ${f} = '' WHERE email = ?`).run(trimmed(input.email));
+    },
+  },
+  {
+    id: 'GQL-COUPON-FIXED-PER-LINE',
+    iface: 'graphql',
+    // The vendor's coupon total copies the platform's loop over the cart's products, which spreads a fixed-amount
+    // coupon over them ($discount = $coupon['discount'] * ($product['total'] / $sub_total)), but drops the share: each
+    // line takes the coupon's whole amount off. A cart of one line is right; a cart of two lines takes 20.00 off for a
+    // coupon of 10.00 (at most the subtotal), in the cart summary and in addCoupon's result alike, which stay
+    // consistent (total = subtotal + coupon_discount + tax). Percentage coupons add up per line as they should.
+    async before(req, ctx) {
+      if (!has(req, 'addProductToCart') && !has(req, 'addCoupon')) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me !== undefined) perLineCustomer.set(req.raw, me);
+    },
+    after(res, req, ctx) {
+      const me = perLineCustomer.get(req.raw);
+      if (me === undefined || !clean(res)) return;
+      const coupon = ctx.db
+        .prepare(
+          'SELECT k.type, k.discount FROM gql_cart_coupon cc JOIN gql_coupon k ON k.coupon_id = cc.coupon_id WHERE cc.customer_id = ?',
+        )
+        .get(me) as { type: string; discount: number } | undefined;
+      if (coupon?.type !== 'F') return;
+      const items = cartSummary(ctx.db, me).items as Record<string, unknown>[];
+      if (items.length < 2) return;
+      const subtotal = items.reduce((sum, l) => sum + cents(l.total), 0);
+      for (const field of CART_FIELDS) {
+        const r = result(res, field);
+        // Only where the coupon applies (a discount is answered): an unusable coupon gives nothing, per line or not.
+        if (r && typeof r.coupon_discount === 'number' && r.coupon_discount < 0)
+          withDiscount(r, -Math.min(Math.round(coupon.discount * 100) * items.length, subtotal));
+      }
+    },
+  },
+  {
+    id: 'GQL-UPDATE-ALL-LINES',
+    iface: 'graphql',
+    // The vendor's updateCartProduct writes UPDATE cart SET quantity = :quantity WHERE customer_id = :customer_id AND
+    // session_id = :session_id: the condition on :cart_id, bound as before, fell out of the WHERE when the query was
+    // reformatted. The line is still looked up by cart_id first (another customer's line, or none, is refused), and the
+    // answer is true, but every line of the customer's cart gets the new quantity. A cart of one line shows nothing.
+    async before(req, ctx) {
+      const v = variables(req);
+      if (!has(req, 'updateCartProduct') || !v || typeof v.quantity !== 'number') return;
+      const me = await bearerCustomer(req, ctx);
+      if (me !== undefined) allLinesUpdates.set(req.raw, { me, quantity: v.quantity });
+    },
+    after(res, req, ctx) {
+      const update = allLinesUpdates.get(req.raw);
+      const data = isObject(res.body) ? res.body.data : undefined;
+      if (!update || !isObject(data) || data.updateCartProduct !== true) return;
+      ctx.db.prepare('UPDATE gql_cart SET quantity = ? WHERE customer_id = ?').run(update.quantity, update.me);
+    },
+  },
+  {
+    id: 'GQL-ADD-UPSERT-REPLACES',
+    iface: 'graphql',
+    // The vendor's addProductToCart writes INSERT INTO cart ... ON DUPLICATE KEY UPDATE quantity = VALUES(quantity),
+    // where the platform's cart->add() adds (quantity = quantity + :quantity): an add of a product whose line is already
+    // in the cart (same options) sets the line to the quantity added instead of raising it by that much, and the
+    // summary answers the line so. A new line is right.
+    async before(req, ctx) {
+      const input = variables(req)?.input;
+      if (!has(req, 'addProductToCart') || !isObject(input)) return;
+      const me = await bearerCustomer(req, ctx);
+      const product = cartIdOf(input.product_id);
+      const added = input.quantity ?? 1;
+      if (me === undefined || product === undefined || typeof added !== 'number') return;
+      const line = ctx.db
+        .prepare("SELECT cart_id FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'")
+        .get(me, product) as { cart_id: number } | undefined;
+      if (line) upsertAdds.set(req.raw, { me, cartId: line.cart_id, added });
+    },
+    after(res, req, ctx) {
+      const add = upsertAdds.get(req.raw);
+      const r = result(res, 'addProductToCart');
+      if (!add || !r || !clean(res)) return;
+      ctx.db.prepare('UPDATE gql_cart SET quantity = ? WHERE cart_id = ?').run(add.added, add.cartId);
+      refreshSummary(r, cartSummary(ctx.db, add.me));
+    },
+  },
+  {
+    id: 'GQL-COUPON-SHARED-SESSION',
+    iface: 'graphql',
+    // API clients send no session cookie, so the extension starts the platform's session under one fixed id
+    // (session->start('svc_graphql')) to keep the applied coupon between requests. The cart's lines are rows of the
+    // customer (cart.customer_id), but the coupon is session->data['coupon']: one for every customer. A coupon one
+    // customer applies is on every customer's cart summary and Coupon result (where the cart qualifies for it), and one
+    // customer's emptyCart, which unsets it, takes it off everyone's cart.
+    async before(req, ctx) {
+      const reads = has(req, 'addProductToCart') || has(req, 'addCoupon');
+      if (!reads && !has(req, 'emptyCart')) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me === undefined) return;
+      sessionCustomer.set(req.raw, me);
+      if (!reads) return;
+      // The customer's cart reads the session's coupon, whoever applied it.
+      const shared = sharedCoupon.get(ctx.db) ?? null;
+      if (shared === null) ctx.db.prepare('DELETE FROM gql_cart_coupon WHERE customer_id = ?').run(me);
+      else
+        ctx.db
+          .prepare(
+            'INSERT INTO gql_cart_coupon (customer_id, coupon_id) VALUES (?, ?) ON CONFLICT (customer_id) DO UPDATE SET coupon_id = excluded.coupon_id',
+          )
+          .run(me, shared);
+    },
+    after(res, req, ctx) {
+      const me = sessionCustomer.get(req.raw);
+      if (me === undefined || !clean(res)) return;
+      if (has(req, 'emptyCart')) sharedCoupon.set(ctx.db, null);
+      else if (has(req, 'addCoupon') && result(res, 'addCoupon')) {
+        const row = ctx.db.prepare('SELECT coupon_id FROM gql_cart_coupon WHERE customer_id = ?').get(me) as
+          | { coupon_id: number }
+          | undefined;
+        if (row) sharedCoupon.set(ctx.db, row.coupon_id);
+      }
+    },
+  },
+  {
+    id: 'GQL-PASSWORD-BCRYPT-72',
+    iface: 'graphql',
+    // register checks the password for the document's rule (letters, digits and special characters) and not for the
+    // platform's 40-character cap, and the customer model stores password_hash($password, PASSWORD_DEFAULT): bcrypt
+    // reads only the first 72 bytes. A password longer than that registers, and login takes any password that begins
+    // with the same 72 bytes, whatever follows. Passwords of 72 bytes or fewer are checked whole.
+    before(req) {
+      const v = variables(req);
+      const input = v?.input;
+      if (has(req, 'register') && isObject(input) && typeof input.password === 'string') {
+        const sent = input.password;
+        input.password = bcryptStandIn(sent);
+        if (input.confirm === sent) input.confirm = input.password;
+      }
+      if (has(req, 'login') && v && typeof v.password === 'string') v.password = bcryptStandIn(v.password);
     },
   },
 ];

@@ -11,6 +11,7 @@ import {
   expectSelection,
   gql,
   newSession,
+  num,
   op,
   productId,
   quantityOf,
@@ -37,6 +38,10 @@ interface TokState {
   quantity: number;
   /** B's cart was emptied after B's token was last sent (before B's login in GQL-ENV-03): the teardown leaves it. */
   bEmptied: boolean;
+  /** The latest read of A's cart (expectCartUnchanged's add of 1). */
+  aRead: GraphQLResult;
+  /** GQL-TOK-03's read of A's cart, taken while B's own cart holds the coupon B applied (A never applied one). */
+  aReadBesideCoupon: GraphQLResult;
 }
 type C = CheckContext<TokState>;
 
@@ -95,6 +100,7 @@ async function sweep(ctx: C, tokens: BadToken[]): Promise<void> {
 async function expectCartUnchanged(ctx: C): Promise<void> {
   const s = ctx.state as Required<TokState>;
   const res = await addToCart(ctx, s.a.token, s.product, 1);
+  s.aRead = res;
   const summary = accepted(ctx, res, 'addProductToCart');
   const q = quantityOf(summary, s.product);
   const code = record(summary)?.coupon_code;
@@ -184,13 +190,15 @@ export const tokenAbuseArea: AreaSpec<TokState> = {
       async run(ctx: C) {
         const s = ctx.state as Required<TokState>;
         const o = { token: s.b.token };
+        // B's coupon last, on a line of B's, so that B's own cart holds it when A's cart is read (GQL-STATE-01 after this check).
         const seen: GraphQLResult[] = [
           await op(ctx, 'updateCartProduct', { cart_id: s.line, quantity: 9 }, o),
           await op(ctx, 'deleteCartProduct', { cart_id: s.line }, o),
+          await emptyCart(ctx, o),
           await addToCart(ctx, s.b.token, s.product, 1),
           await op(ctx, 'addCoupon', { code: ctx.data('SFC_GQL_COUPON') ?? 'SFC-ANY' }, o),
-          await emptyCart(ctx, o),
         ];
+        const bCoupon = ctx.data('SFC_GQL_COUPON') !== undefined && !refusal(seen[4] as GraphQLResult, 'addCoupon');
         const lookup = await op(ctx, 'customerByEmail', { email: s.a.email }, o);
         const why = accepted_(ctx, 'customerByEmail', lookup);
         if (why) ctx.fail(`customerByEmail of A's e-mail with B's token: ${why}`, lookup.exchange);
@@ -206,12 +214,34 @@ export const tokenAbuseArea: AreaSpec<TokState> = {
         if (shared.length > 0)
           ctx.fail(`orders with B's token lists another customer's orders: ${shared.join(', ')}`, theirs.exchange, mine.exchange);
         if (ids(theirs).length === 0) ctx.note('the other customer has no orders: the orders comparison saw two empty lists');
+        delete ctx.state.aRead;
         try {
           await expectCartUnchanged(ctx);
         } catch (e) {
           ctx.note(`B's calls: ${seen.map((r) => short(r.data)).join('; ')}`);
           throw e;
+        } finally {
+          if (bCoupon && ctx.state.aRead) ctx.state.aReadBesideCoupon = ctx.state.aRead;
         }
+      },
+    },
+    {
+      id: 'GQL-STATE-01',
+      title: "A's cart, read while B's own cart holds the coupon B applied, carries no coupon: A applied none",
+      needs: ['aReadBesideCoupon'],
+      async run(ctx: C) {
+        // GQL-TOK-03's read of A's cart, no request more. A's own sequence (empty, adds) applied no coupon, so its
+        // model has none: a coupon kept where every customer's cart reads it (one session for all) shows here.
+        const res = ctx.state.aReadBesideCoupon!;
+        const summary = record(res.data?.addProductToCart);
+        if (!summary) ctx.skip(`the read of A's cart answered no summary (GQL-TOK-03 judges it): ${short(res.data)}`);
+        const code = summary.coupon_code;
+        const discount = num(summary.coupon_discount);
+        ctx.expect(
+          (code === '' || code === null || code === undefined) && (discount === undefined || Math.abs(discount) < 0.005),
+          `A applied no coupon; after B applied ${JSON.stringify(ctx.data('SFC_GQL_COUPON'))} to B's own cart, A's cart summary carries coupon_code ${short(code)} and coupon_discount ${short(summary.coupon_discount)}`,
+          res.exchange,
+        );
       },
     },
     {
