@@ -150,6 +150,16 @@ export function num(v: unknown): number | undefined {
   return undefined;
 }
 
+/** What of a coupon a cart summary shows (a coupon_code, a coupon_discount other than 0); empty when it shows none. */
+export function couponShown(summary: Record<string, unknown>): string[] {
+  const code = summary.coupon_code;
+  const discount = num(summary.coupon_discount) ?? 0;
+  return [
+    ...(code !== '' && code !== null && code !== undefined ? [`coupon_code is ${short(code)}`] : []),
+    ...(Math.abs(discount) > 0.005 ? [`coupon_discount is ${discount}`] : []),
+  ];
+}
+
 export function record(v: unknown): Record<string, unknown> | undefined {
   return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
 }
