@@ -1406,9 +1406,10 @@ export const restRouteFaults: Fault[] = [
     id: 'RR-LISTING-TAX-LOCALE',
     iface: 'rest-route',
     // The module writes the summary's tax (the price before tax) itself, with
-    // sprintf('%s%.2f%s', symbol_left, $amount, symbol_right), on a server whose PHP runs under a
-    // German locale (LC_ALL=de_DE.UTF-8): printf's %f is locale-aware, so the amount comes with a
-    // decimal comma and no grouping ("$12,50", "$1299,00"), while the language object says decimal_point ".".
+    // sprintf('%s%.2f%s', symbol_left, $amount, symbol_right), in a store where another extension calls
+    // setlocale(LC_ALL, 'de_DE.UTF-8') (for strftime() dates): printf's %f is locale-aware, so the amount
+    // comes with a decimal comma and no grouping ("$12,50", "$1299,00"), while the language object says
+    // decimal_point "." and price keeps it.
     after(res, req) {
       const d = data(res);
       if (req.endpoint !== 'product/listing' && req.endpoint !== 'product/product') return;
