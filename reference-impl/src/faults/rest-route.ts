@@ -214,6 +214,33 @@ const ACTIVITY_IDS = new WeakMap<object, number>();
 const ACTIVITY_ID_BASE = 900_000;
 
 /** Document 1 (route-based REST): faults a vendor's OpenCart-style module could ship with. */
+/** RR-ADDRESS-FIELDS-BYTE-CUT: the address columns' widths, which the module's substr() reads as bytes. */
+const ADDRESS_COLUMN_WIDTHS: Record<string, number> = {
+  firstname: 32,
+  lastname: 32,
+  company: 128,
+  address_1: 128,
+  address_2: 128,
+  city: 128,
+  postcode: 10,
+};
+
+/** substr($v, 0, $bytes) on UTF-8, then MySQL's drop of the partial character left at the end. */
+function byteCut(v: string, bytes: number): string {
+  let used = 0;
+  let out = '';
+  for (const ch of v) {
+    used += Buffer.byteLength(ch, 'utf8');
+    if (used > bytes) break;
+    out += ch;
+  }
+  return out;
+}
+
+/** RR-LISTING-TAX-LOCALE: an amount as sprintf('%.2f') writes it under de_DE: no grouping, a decimal comma. */
+const germanFixed = (amount: string): string =>
+  amount.replace(/\d{1,3}(?:,\d{3})*(?:\.\d+)?/, (n) => n.replace(/,/g, '').replace('.', ','));
+
 export const restRouteFaults: Fault[] = [
   {
     id: 'RR-LOGIN-TOKEN-RENAMED',
@@ -1330,6 +1357,64 @@ export const restRouteFaults: Fault[] = [
       const first = typeof header === 'string' ? header.split(',')[0]?.split(';')[0]?.trim().toLowerCase() : undefined;
       if (!first || !isObject(res.body) || !isObject(res.body.language)) return;
       res.body.language.code = first;
+    },
+  },
+  {
+    id: 'RR-CATEGORY-ZERO-UNFILTERED',
+    iface: 'rest-route',
+    // The listing hands category_ids to the platform's getProducts(), whose filter is
+    // `if (!empty($data['filter_category_id']))`: PHP's empty() takes the string "0" for missing, so
+    // category_ids=0, which names no category (the top level's parent_id, not a category of the tree),
+    // lists the whole catalog as if no category had been named.
+    before(req) {
+      const category = req.endpoint === 'product/listing' ? categoryParam(req) : undefined;
+      if (category !== '0') return;
+      for (const k of ['category_ids', 'category_id', 'path']) delete req.query[k];
+    },
+  },
+  {
+    id: 'RR-ADDRESS-FIELDS-BYTE-CUT',
+    iface: 'rest-route',
+    // The module's addAddress() and editAddress() fit every text field to its column with substr($v, 0, width)
+    // (bytes) after the validator counted characters with utf8_strlen(); MySQL (non-strict) then drops the
+    // partial character substr() leaves. A field within its limit in characters but over it in UTF-8 bytes
+    // (a 128-character address_1 or city with accented letters) is answered success and filed shortened.
+    before(req) {
+      if (!addressWrite(req, 'both')) return;
+      const body = req.raw.body;
+      for (const [key, width] of Object.entries(ADDRESS_COLUMN_WIDTHS)) {
+        const v = body[key];
+        // The validator sees the value as sent: only a value it lets past (within the width in characters) reaches substr().
+        if (typeof v === 'string' && [...v.trim()].length <= width) body[key] = byteCut(v, width);
+      }
+    },
+  },
+  {
+    id: 'RR-REGISTER-NAME-ZERO-EMPTY',
+    iface: 'rest-route',
+    // The module's register validate() reads `if (empty($this->request->post['lastname']) || utf8_strlen(...) > 32)`
+    // (and the same for firstname): PHP's empty() takes the string "0" for missing, so a one-character name
+    // "0", inside the limit of 1 to 32 characters, is refused with error_firstname / error_lastname.
+    before(req) {
+      if (req.endpoint !== 'account/register' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      // The handler refuses an empty name: a name empty() calls missing is handed to it as one.
+      for (const key of ['firstname', 'first_name', 'lastname', 'last_name']) if (body[key] === '0') body[key] = '';
+    },
+  },
+  {
+    id: 'RR-LISTING-TAX-LOCALE',
+    iface: 'rest-route',
+    // The module writes the summary's tax (the price before tax) itself, with
+    // sprintf('%s%.2f%s', symbol_left, $amount, symbol_right), in a store where another extension calls
+    // setlocale(LC_ALL, 'de_DE.UTF-8') (for strftime() dates): printf's %f is locale-aware, so the amount
+    // comes with a decimal comma and no grouping ("$12,50", "$1299,00"), while the language object says
+    // decimal_point "." and price keeps it.
+    after(res, req) {
+      const d = data(res);
+      if (req.endpoint !== 'product/listing' && req.endpoint !== 'product/product') return;
+      const summaries = Array.isArray(d?.products) ? d.products : req.endpoint === 'product/product' && d ? [d] : [];
+      for (const p of summaries) if (isObject(p) && typeof p.tax === 'string') p.tax = germanFixed(p.tax);
     },
   },
 ];

@@ -116,30 +116,36 @@ export const addressBookArea: AreaSpec<AddressState> = {
     },
     {
       // Every address the checks sent was ASCII, so a store that keeps 3-byte UTF-8 only (a
-      // character outside the BMP saved as "?") showed nowhere. One code point each, precomposed,
-      // so every field stays inside its limit under any counting of characters or bytes. The
-      // apostrophe and the ampersand of everyday names show a list that answers them HTML-escaped.
+      // character outside the BMP saved as "?") showed nowhere. One code point each, precomposed.
+      // The names, company and address_2 stay inside their limits under any counting of characters
+      // or bytes; address_1 and city are 128 characters, the limit (Part 8), and over 128 bytes, so a
+      // store that fits them to their columns with a byte count (PHP's substr()) shows a shortened
+      // field. The apostrophe and the ampersand of everyday names show a list that answers them HTML-escaped.
       id: 'RR-ADDR-05',
-      title: "an address with characters outside the BMP, accented letters, ' and & is listed with the fields sent",
+      title:
+        "an address with characters outside the BMP, accented letters, ' and &, address_1 and city of 128 characters, is listed with the fields sent",
       needs: ['a', 'countryId', 'addr1'],
       run: async (ctx: C) => {
+        /** `start`, a space, then accented letters (2 bytes each) up to `length` characters. */
+        const accented = (start: string, length: number) => `${start} ${'\u00e9'.repeat(length - [...start].length - 1)}`;
         const sent = addBody(ctx, {
           firstname: 'Zo\u00eb \u{1F33B}',
           lastname: "O'\u00d8rsted \u{1D11E}",
           company: 'Caf\u00e9 \u{1F375} & Sons',
-          address_1: `${ctx.names.label('street').slice(0, 40)} \u{1F3E0}`,
+          address_1: accented(`${ctx.names.label('street').slice(0, 40)} \u{1F3E0}`, 128),
           address_2: '\u{20BB7} Floor 2',
-          city: 'K\u00f6ln \u{1F30D}',
+          city: accented('K\u00f6ln \u{1F30D}', 128),
         });
         const ex = await add(ctx, sent);
-        expectAccepted(ctx, ex, 'add with characters outside the BMP');
+        expectAccepted(ctx, ex, 'add with characters outside the BMP and a 128-character address_1 and city');
         const id = idOf(ex);
         if (!id) return;
         const { ex: lex, found } = await listedAddress(ctx, id, ex);
         const wrong = ['firstname', 'lastname', 'company', 'address_1', 'address_2', 'city'].filter((k) => found[k] !== sent[k]);
+        const chars = (v: unknown) => (typeof v === 'string' ? ` (${[...v].length} characters)` : '');
         ctx.expect(
           wrong.length === 0,
-          `address ${id} lists ${wrong.map((k) => `${k} ${JSON.stringify(found[k])}`).join(', ')}; sent ${wrong.map((k) => JSON.stringify(sent[k])).join(', ')}`,
+          `address ${id} lists ${wrong.map((k) => `${k} ${JSON.stringify(found[k])}${chars(found[k])}`).join(', ')}; sent ${wrong.map((k) => `${JSON.stringify(sent[k])}${chars(sent[k])}`).join(', ')}`,
           ex,
           lex,
         );

@@ -350,11 +350,16 @@ export const catalogArea: AreaSpec<CatalogState> = {
             `the unfiltered listing shows ${listed} product(s), yet category_ids of each of the ${all.length} categories of the tree lists none: the filter drops every product`,
             ...evidence.slice(0, 3),
           );
-        const unknown = String(Math.max(0, ...all.map((c) => Number(c.category_id) || 0)) + 100_000);
+        // The unknown id is 0 when the tree holds no category 0 (the top level's parent_id, no category):
+        // a past-the-end id alone let a filter applied only `if (!empty(...))` pass, where PHP's empty()
+        // takes "0" for missing and lists the whole catalog. Same request, no extra one.
+        const unknown = all.some((c) => String(c.category_id).trim() === '0')
+          ? String(Math.max(0, ...all.map((c) => Number(c.category_id) || 0)) + 100_000)
+          : '0';
         const { ex, products } = await listing(ctx, { category_ids: unknown });
         ctx.expect(
           products.length === 0,
-          `category ${unknown}, which the tree does not hold, returned ${products.length} products`,
+          `category ${unknown}, which the tree does not hold, returned ${products.length} products${unknown === '0' && products.length > 0 && products.length === (ctx.state.products ?? []).length ? ' (every product of the unfiltered listing: "0" was read as no category)' : ''}`,
           ex,
         );
         // The "results differ" half needs two categories that list products; without them it is

@@ -163,12 +163,14 @@ export const registrationArea: AreaSpec<RegistrationState> = {
     },
     {
       id: 'RR-REG-05',
-      title: 'first and last name: 32 characters accepted; 33 and empty refused',
+      title: 'first and last name: 32 characters and the 1-character "0" accepted; 33 and empty refused',
       needs: ['reading'],
       run: async (ctx: C) => {
-        await accepted(ctx, 'register with a 32-character firstname and lastname', {
+        // The lastname is the 1-character "0", the limit's other end: a validator written with PHP's
+        // empty() takes "0" for missing. The 32-character lastname is the accented register's below.
+        await accepted(ctx, 'register with a 32-character firstname and the 1-character lastname "0"', {
           firstname: 'F'.repeat(32),
-          lastname: 'L'.repeat(32),
+          lastname: '0',
         });
         // Part 8 counts characters, not bytes: 32 accented letters (precomposed, one code point each,
         // 2 bytes in UTF-8) are 32 characters under every counting of characters.
