@@ -15,7 +15,7 @@ import {
   userJson,
 } from '../network/records.js';
 import { money, now } from '../network/util.js';
-import { hashPassword } from '../passwords.js';
+import { hashPassword, verifyPassword } from '../passwords.js';
 import {
   AnswerCache,
   addslashes,
@@ -26,7 +26,9 @@ import {
   InFlight,
   isNumeric,
   likeRegex,
+  numberFormat,
   pause,
+  phpFloat,
   SITE_OFFSET_MINUTES,
   stripslashes,
   utf8mb3,
@@ -1062,6 +1064,186 @@ function sponsorBySiblings(res: FaultResponse, ctx: AppContext): void {
   ctx.db.prepare('UPDATE net_net_users SET sponsor_key = ? WHERE parent_key = ?').run(net.sponsor_key, net.parent_key);
 }
 
+/** Register and Join_net bodies whose sponsor or parent name, digits only, was read as a user ID that no user has. */
+const NAMES_READ_AS_IDS = new WeakMap<FaultRequest, Map<string, string>>();
+
+/**
+ * The placement helper resolves a sponsor or parent name the way the plugin's referral links carry
+ * one, as a user ID or a login: is_numeric($name) ? get_userdata($name) : get_user_by('login', $name).
+ * A member whose username is digits only (letters and digits, as the document allows) is then looked
+ * up by ID: the newcomer goes under the user of that ID, or, with no such user, is refused as "not a
+ * member". Emulated by handing the handler the login of that ID, or a name no member has.
+ */
+function digitsNameAsId(req: FaultRequest, ctx: AppContext, nested: boolean): void {
+  const swapped = new Map<string, string>();
+  for (const name of ['sponsor_name', 'parent_name']) {
+    const field = nested ? bodyField(req.raw.body, 'net_user', name) : bodyField(req.raw.body, name);
+    const v = typeof field.value === 'string' ? field.value.trim() : '';
+    if (!/^\d+$/.test(v)) continue;
+    const id = Number(v);
+    const user = Number.isSafeInteger(id) ? findUserById(ctx.db, id) : undefined;
+    const stand = user ? user.user_login : `#${v}`;
+    if (!user) swapped.set(stand, v);
+    field.set(stand);
+  }
+  if (swapped.size > 0) NAMES_READ_AS_IDS.set(req, swapped);
+}
+
+/** The refusal names the name as sent, not the stand-in the handler was given. */
+function digitsNameAsIdEnds(res: FaultResponse, req: FaultRequest): void {
+  const swapped = NAMES_READ_AS_IDS.get(req);
+  if (!swapped || !failed(res.body)) return;
+  const put = (v: unknown) => {
+    let out = typeof v === 'string' ? v : '';
+    for (const [stand, sent] of swapped) out = out.split(stand).join(sent);
+    return out;
+  };
+  res.body.message = put(res.body.message);
+  if (isObject(res.body.errors)) for (const [k, v] of Object.entries(res.body.errors)) res.body.errors[k] = put(v);
+}
+
+/**
+ * Register taking a body whose username and e-mail are an existing account's, with that account's
+ * password, for a retry of a register whose answer was lost (an app's double tap, a timeout): instead
+ * of "already exists" it answers status true with that account and a fresh token, as a login would.
+ */
+async function registerRetryAnswered(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const body = res.body;
+  const errors = failed(body) && isObject(body.errors) ? Object.keys(body.errors) : [];
+  if (!errors.includes('username') && !errors.includes('email')) return;
+  const text = (name: string) => {
+    const v = bodyField(req.raw.body, name).value;
+    return typeof v === 'string' ? v.trim() : '';
+  };
+  const [login, email, password] = [text('username'), text('email'), bodyField(req.raw.body, 'password').value];
+  if (!login || !email || typeof password !== 'string') return;
+  const user = ctx.db.prepare('SELECT * FROM net_users WHERE user_login = ? AND user_email = ?').get(login, email) as
+    | UserRow
+    | undefined;
+  if (!user || !(await verifyPassword(password, user.user_pass))) return;
+  const net = findNetUser(ctx.db, user.ID);
+  res.status = 200;
+  res.body = {
+    status: true,
+    errors: [],
+    message: 'Registration successful.',
+    [`${ctx.vendor}_token`]: await ctx.tokens.sign(String(user.ID), 'network', { user_login: user.user_login }),
+    user: userJson(user, 'register'),
+    net_user: net ? netUserJson(net) : null,
+  };
+}
+
+/** The unilevel lookup's answers, by the cache key the plugin builds (a transient of five minutes). */
+const LOOKUP_CACHE = new AnswerCache<unknown>(300_000);
+
+/** PHP's absint(): the leading integer of a string (intval), 0 when it starts with no digit, made non-negative. */
+function absint(v: unknown): number {
+  const m = typeof v === 'string' ? /^\s*[+-]?\d+/.exec(v) : null;
+  const n = typeof v === 'number' ? Math.trunc(v) : m ? Number(m[0]) : 0;
+  return Math.abs(n);
+}
+
+/**
+ * uni-get-user-info caches its answer under 'uni_user_' . absint($user_id ?? $user_key), a key made for the
+ * user_id lookup and reused when the user_key one was added: absint() of a key that starts with a letter is
+ * 0, so every such key shares one entry, and for five minutes after one key was looked up every other key
+ * (one of another user, one of no user) answers that user. Validation runs first; a lookup by user_id reads
+ * and fills its own ID's entry, as meant.
+ */
+function lookupCachedByAbsint(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  const body = res.body;
+  if (!isObject(body) || (body.status === false && isObject(body.errors))) return;
+  const id = req.query.user_id;
+  const key = `uni_user_${absint(id !== undefined && id !== '' ? id : req.query.user_key)}`;
+  const hit = LOOKUP_CACHE.get(ctx.db, key);
+  if (hit !== undefined) res.body = hit;
+  else if (body.status === true) LOOKUP_CACHE.put(ctx.db, key, body);
+}
+
+/** Withdrawal requests the handler was sent an empty amount for, to be answered as the vendor's balance check does. */
+const BALANCE_REFUSALS = new WeakMap<FaultRequest, string>();
+
+/**
+ * withdrawal_request reads the balance through the helper that formats it for the withdrawal page,
+ * number_format($earned - $requested, 2), and compares (float) of that string: "4,989.97" reads 4, the
+ * thousands separator ending the number. A balance of 1000 or more refuses, as insufficient, every
+ * amount above its digits before the first comma, though the amount is within the limits and the
+ * balance; balances below 1000 are compared right. Emulated by sending the handler no amount (no write)
+ * and answering the refusal the vendor's check gives.
+ */
+async function balanceNumberFormatted(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const field = bodyField(req.raw.body, 'amount');
+  const cents = withdrawalCents(field.value);
+  if (cents === undefined) return;
+  const min = Math.round(settingNumber(ctx.db, 'net_withdrawal_limit_min', 0) * 100);
+  const max = Math.round(settingNumber(ctx.db, 'net_withdrawal_limit_max', Number.MAX_SAFE_INTEGER / 100) * 100);
+  if (cents < min || cents > max) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!user || !key) return;
+  const earned = (
+    ctx.db.prepare('SELECT COALESCE(SUM(total_amount), 0) AS c FROM net_payouts WHERE user_key = ?').get(key) as { c: number }
+  ).c;
+  const requested = (
+    ctx.db.prepare('SELECT COALESCE(SUM(amount), 0) AS c FROM net_withdrawals WHERE user_id = ?').get(user.ID) as { c: number }
+  ).c;
+  const shown = numberFormat((earned - requested) / 100);
+  if (cents > earned - requested || cents / 100 <= phpFloat(shown)) return;
+  BALANCE_REFUSALS.set(req, shown);
+  field.set('');
+}
+
+function balanceNumberFormattedEnds(res: FaultResponse, req: FaultRequest): void {
+  const shown = BALANCE_REFUSALS.get(req);
+  if (shown === undefined) return;
+  res.status = 200;
+  res.body = {
+    status: false,
+    errors: { amount: `amount exceeds the available balance of ${shown}.` },
+    message: 'Insufficient balance.',
+  };
+}
+
+/** When each account last asked for each amount, per database: the double-submit guard's transients. */
+const REPEAT_GUARDS = new WeakMap<object, Map<string, number>>();
+const REPEAT_GUARD_MS = 60_000;
+/** Withdrawal requests the guard answered without the handler (sent an empty amount: no write). */
+const REPEATS_SWALLOWED = new WeakSet<FaultRequest>();
+
+/**
+ * withdrawal_request guards against a double tap with a transient named by the account and the amount,
+ * set for a minute as soon as the amount has passed validation: a request of the same amount by the same
+ * account within that minute is taken for the first one repeated and answered "Withdrawal request
+ * submitted." (status true) without a record, whether the first was accepted or refused. Two withdrawals
+ * of one amount in a minute are one.
+ */
+async function repeatGuardBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const field = bodyField(req.raw.body, 'amount');
+  const cents = withdrawalCents(field.value);
+  if (cents === undefined) return;
+  const user = await callerOf(req, ctx);
+  if (!user) return;
+  let guards = REPEAT_GUARDS.get(ctx.db);
+  if (!guards) {
+    guards = new Map();
+    REPEAT_GUARDS.set(ctx.db, guards);
+  }
+  const name = `${user.ID}_${cents}`;
+  const at = guards.get(name);
+  if (at !== undefined && Date.now() - at < REPEAT_GUARD_MS) {
+    REPEATS_SWALLOWED.add(req);
+    field.set('');
+    return;
+  }
+  guards.set(name, Date.now());
+}
+
+function repeatGuardEnds(res: FaultResponse, req: FaultRequest): void {
+  if (!REPEATS_SWALLOWED.has(req)) return;
+  res.status = 200;
+  res.body = { status: true, errors: [], message: 'Withdrawal request submitted.' };
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1589,6 +1771,51 @@ export const networkFaults: Fault[] = [
     iface: 'rest-v1-network',
     after(res, req, ctx) {
       if (req.endpoint === '/auth/register' || /^\/join_net$/i.test(req.endpoint)) sponsorBySiblings(res, ctx);
+    },
+  },
+  {
+    id: 'NET-PLACEMENT-DIGITS-NAME-AS-ID',
+    iface: 'rest-v1-network',
+    before(req, ctx) {
+      if (req.endpoint === '/auth/register') digitsNameAsId(req, ctx, true);
+      else if (/^\/join_net$/i.test(req.endpoint)) digitsNameAsId(req, ctx, false);
+    },
+    after(res, req) {
+      if (req.endpoint === '/auth/register' || /^\/join_net$/i.test(req.endpoint)) digitsNameAsIdEnds(res, req);
+    },
+  },
+  {
+    id: 'NET-REGISTER-RETRY-ANSWERS-ACCOUNT',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') await registerRetryAnswered(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-LOOKUP-CACHE-KEY-ABSINT',
+    iface: 'rest-v1-network',
+    after(res, req, ctx) {
+      if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') lookupCachedByAbsint(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-WD-BALANCE-NUMBER-FORMAT',
+    iface: 'rest-v1-network',
+    async before(req, ctx) {
+      if (req.endpoint === '/withdrawal_request') await balanceNumberFormatted(req, ctx);
+    },
+    after(res, req) {
+      if (req.endpoint === '/withdrawal_request') balanceNumberFormattedEnds(res, req);
+    },
+  },
+  {
+    id: 'NET-WD-REPEAT-AMOUNT-SWALLOWED',
+    iface: 'rest-v1-network',
+    async before(req, ctx) {
+      if (req.endpoint === '/withdrawal_request') await repeatGuardBegins(req, ctx);
+    },
+    after(res, req) {
+      if (req.endpoint === '/withdrawal_request') repeatGuardEnds(res, req);
     },
   },
 ];

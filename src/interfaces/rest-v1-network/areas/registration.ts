@@ -67,6 +67,13 @@ const TAIL = 'Zz9';
 const longPassword = (head: string): string =>
   `${head}${'\u00e9'.repeat(Math.max(0, Math.ceil((72 - Buffer.byteLength(head)) / 2)))}${TAIL}`;
 
+/**
+ * A username of digits only (letters and digits, as Part 8 allows), still this run's and this area's own: each
+ * character of a generated one written as two digits (0-9 as 00-09, a-z as 10-35), so it reads back.
+ */
+const digitsOnly = (name: string): string =>
+  [...name.toLowerCase()].map((c) => String(Number.parseInt(c, 36)).padStart(2, '0')).join('');
+
 const keyOf = (acc: Account | undefined): string =>
   acc?.netUser && typeof acc.netUser.user_key === 'string' ? acc.netUser.user_key : '';
 
@@ -165,13 +172,20 @@ export const registrationArea: AreaSpec<TreeState> = {
     },
     {
       id: 'NET-REG-10',
-      title: 'register D under B at right with A as sponsor: net_user has position right, B as parent and A as sponsor',
+      title:
+        'register D (a username of digits only) under B at right with A as sponsor: net_user has position right, B as parent and A as sponsor',
       needs: ['b'],
       async run(ctx: Ctx) {
         // Sponsor and parent differ, so a target that records one in place of the other shows it.
         // A sponsors from above B (B's own parent), so the sponsor is in the parent's upline either way.
+        // D's username is digits only: D is the parent of the NET-REG-01 below, and a target that reads a
+        // name of digits as a user ID (is_numeric ? get_userdata : get_user_by login) finds no such parent.
         const b = ctx.state.b as Account;
-        const form = registerForm(ctx, { sponsor: A(ctx).username, parent: b.username, position: 'right' });
+        const form = registerForm(
+          ctx,
+          { sponsor: A(ctx).username, parent: b.username, position: 'right' },
+          { username: digitsOnly(ctx.names.username()) },
+        );
         // D's left is where the registration refused by NET-REG-07 is sent again (the NET-REG-01 after it),
         // D's right where NET-REG-03 sends A's e-mail with a trailing space.
         reserve(ctx, String(form.username), 'left');
@@ -220,7 +234,7 @@ export const registrationArea: AreaSpec<TreeState> = {
     {
       id: 'NET-REG-01',
       title:
-        "the username, email and password refused at A's taken left (NET-REG-07), sent again at D's free left with its apostrophes (O'Brien, St John's Road): accepted (a refusal creates no account)",
+        "the username, email and password refused at A's taken left (NET-REG-07), sent again at D's free left with its apostrophes (O'Brien, St John's Road), D's username being digits only: accepted (a refusal creates no account, and a parent is named by its username)",
       needs: ['d', 'refusedForm'],
       async run(ctx: Ctx) {
         // A refusal that had stored the account anyway would now answer "username already exists".
