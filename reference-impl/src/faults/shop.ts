@@ -198,6 +198,24 @@ const NUMERIC_PHONES = new WeakMap<object, string>();
 /** Register bodies whose username passed the pattern with a line feed at its end: the name as sent. */
 const NEWLINE_USERNAMES = new WeakMap<object, string>();
 
+/** SHOP-UPDATE-COUNT-BEFORE-WRITE: the cart's unit count as an update-quantities found it, by request. */
+const COUNT_BEFORE_UPDATE = new WeakMap<object, number>();
+/** SHOP-REMOVE-REMOVED-KEY-SUCCEEDS: each account's removed_cart_contents keys by database (lines taken out since the last order). */
+const REMOVED_KEYS = new WeakMap<object, Map<number, Set<string>>>();
+
+function removedKeys(ctx: AppContext, userId: number): Set<string> {
+  const byUser = REMOVED_KEYS.get(ctx.db) ?? new Map<number, Set<string>>();
+  REMOVED_KEYS.set(ctx.db, byUser);
+  const keys = byUser.get(userId) ?? new Set<string>();
+  byUser.set(userId, keys);
+  return keys;
+}
+
+/** PHP's empty() of a request value: true for a missing value, "", "0", 0 (what a `! empty()` guard passes over). */
+const phpEmpty = (v: unknown): boolean => v === undefined || v === null || v === '' || v === '0' || v === 0 || v === false;
+/** SHOP-UPDATE-ZERO-REFUSED: the cart item keys an update-quantities sent with quantity 0, by request. */
+const ZERO_REFUSED = new WeakMap<object, string[]>();
+
 /** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
 export const shopFaults: Fault[] = [
   { id: 'SHOP-QTY-ZERO-KEPT', iface: 'rest-v1-shop', inHandler: 'reference-impl/src/shop/cart.ts' },
@@ -1252,6 +1270,110 @@ export const shopFaults: Fault[] = [
       const orders = data.orders.slice(0, -1);
       data.orders = orders;
       if (orders.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
+    },
+  },
+  {
+    id: 'SHOP-PRICE-ZERO-UNSET',
+    iface: 'rest-v1-shop',
+    // The listing adds each price bound to its meta_query under `if ( ! empty( $params['price_to'] ) )` (and the same for
+    // price_from): PHP's empty() is true for the string "0", so price_to=0 is read as no upper bound and the listing holds
+    // every product instead of none priced above 0. price_from=0 is passed over the same way, which changes nothing, and
+    // "0.00" is not empty(): those read as before.
+    before(req) {
+      if (req.endpoint !== '/products') return;
+      for (const holder of [req.query, req.raw.body])
+        if (isObject(holder))
+          for (const name of ['price_from', 'price_to']) if (name in holder && phpEmpty(holder[name])) delete holder[name];
+    },
+  },
+  {
+    id: 'SHOP-UPDATE-COUNT-BEFORE-WRITE',
+    iface: 'rest-v1-shop',
+    // update-quantities writes each line with WC()->cart->set_quantity( $key, $quantity, false ) (no totals refresh per
+    // line, to spare the recalculation) and answers cart_item_count from the totals the session holds (cart_contents_count),
+    // which only calculate_totals() refreshes and this handler never calls: the count answered is the one from before
+    // the update. The cart itself holds the new quantities; add-item and remove-item refresh their totals and read as before.
+    async before(req, ctx) {
+      if (req.endpoint !== '/cart/update-quantities' || req.method !== 'POST') return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const row = ctx.db
+        .prepare('SELECT COALESCE(SUM(quantity), 0) AS n FROM shop_cart_items WHERE user_id = ?')
+        .get(user.id) as { n: number };
+      COUNT_BEFORE_UPDATE.set(req.raw, row.n);
+    },
+    after(res, req) {
+      const before = COUNT_BEFORE_UPDATE.get(req.raw);
+      if (before === undefined || !isObject(res.body) || res.body.status !== true || !isObject(res.body.data)) return;
+      if (typeof res.body.data.cart_item_count === 'number') res.body.data.cart_item_count = before;
+    },
+  },
+  {
+    id: 'SHOP-REMOVE-REMOVED-KEY-SUCCEEDS',
+    iface: 'rest-v1-shop',
+    // remove-item answers `WC()->cart->remove_cart_item( $key ) || isset( WC()->cart->removed_cart_contents[ $key ] )`:
+    // the second test was meant to answer a double tap of the app's delete button as done, but removed_cart_contents
+    // keeps every line taken out (by remove-item or by a quantity of 0) until an order empties the cart, so remove-item of
+    // a key removed earlier answers status true, "Item removed from cart.", though the cart holds nothing under that key.
+    // Keys never in the cart, and other accounts' keys, are refused as before.
+    async after(res, req, ctx) {
+      if (req.method !== 'POST' || !isObject(res.body)) return;
+      const removing = /^\/cart\/remove-item\/(.+)$/.exec(req.endpoint)?.[1];
+      const updating = req.endpoint === '/cart/update-quantities';
+      const ordering = req.endpoint === '/order/create';
+      if (removing === undefined && !updating && !ordering) return;
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const removed = removedKeys(ctx, user.id);
+      if (ordering) {
+        if (res.body.status === true) removed.clear();
+        return;
+      }
+      if (updating) {
+        if (res.body.status === true)
+          for (const { key, quantity } of cartDataEntries(req.raw.body)) if (int(quantity) === 0) removed.add(key);
+        return;
+      }
+      let key: string;
+      try {
+        key = decodeURIComponent(removing ?? '').trim();
+      } catch {
+        return;
+      }
+      if (res.body.status === true) removed.add(key);
+      else if (removed.has(key) && !cartLines(ctx.db, user.id).some((l) => l.item_key === key)) {
+        res.body.status = true;
+        res.body.errors = [];
+        res.body.message = 'Item removed from cart.';
+      }
+    },
+  },
+  {
+    id: 'SHOP-UPDATE-ZERO-REFUSED',
+    iface: 'rest-v1-shop',
+    // update-quantities checks each entry with `if ( empty( $quantity ) ) $errors[ $key ] = 'Quantity is required.'`
+    // before its intval() and range checks: PHP's empty() is true for "0", so the quantity 0 that the document makes the
+    // way to remove a line is refused as missing (status false, errors keyed by the key), and the request changes nothing.
+    // Quantities other than 0 read as before.
+    before(req) {
+      if (req.endpoint !== '/cart/update-quantities' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const zero = cartDataEntries(req.raw.body).filter((e) => e.quantity === '0' || e.quantity === 0);
+      if (zero.length === 0) return;
+      ZERO_REFUSED.set(
+        req.raw,
+        zero.map((e) => e.key),
+      );
+      const body = req.raw.body;
+      for (const e of zero) {
+        if (isObject(body.cart_data) && e.key in body.cart_data) body.cart_data[e.key] = 'required';
+        else if (`cart_data[${e.key}]` in body) body[`cart_data[${e.key}]`] = 'required';
+      }
+    },
+    after(res, req) {
+      const keys = ZERO_REFUSED.get(req.raw);
+      if (!keys || !failed(res.body) || !isObject(res.body.errors)) return;
+      const errors = res.body.errors;
+      for (const k of keys) if (k in errors) errors[k] = 'Quantity is required.';
     },
   },
 ];

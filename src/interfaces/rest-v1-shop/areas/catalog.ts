@@ -484,15 +484,19 @@ export const catalogArea: AreaSpec<CatalogState> = {
         );
         // Each bound alone is a filter too (both are optional query fields): price_from=hi lists nothing cheaper,
         // price_to=lo nothing dearer. A target that filters only when both are sent lists the whole catalog.
-        for (const [name, bound, outside] of [
-          ['price_from', hi, (n: number) => n < hi - 0.005],
-          ['price_to', lo, (n: number) => n > lo + 0.005],
+        // price_to=0, written "0" as a client types it, is a bound like any other: nothing priced above 0 is listed
+        // (found by the fault catalog: a bound behind PHP's `! empty()` is passed over when it is "0", and the listing
+        // holds every product).
+        for (const [name, bound, sent, outside] of [
+          ['price_from', hi, hi.toFixed(2), (n: number) => n < hi - 0.005],
+          ['price_to', lo, lo.toFixed(2), (n: number) => n > lo + 0.005],
+          ['price_to', 0, '0', (n: number) => n > 0.005],
         ] as const) {
-          const one = await allOf(ctx, { [name]: bound.toFixed(2) });
+          const one = await allOf(ctx, { [name]: sent });
           const inside = prices.filter((n) => !outside(n) && Math.abs(n - bound) > 0.005).length;
           ctx.expect(
             one.products.length > 0 || inside === 0,
-            `${name}=${bound.toFixed(2)} alone lists no product although ${inside} listed price(s) lie strictly on its side`,
+            `${name}=${sent} alone lists no product although ${inside} listed price(s) lie strictly on its side`,
             one.last,
           );
           const wrong = one.products.filter((p) => {
@@ -501,7 +505,7 @@ export const catalogArea: AreaSpec<CatalogState> = {
           });
           ctx.expect(
             wrong.length === 0,
-            `${name}=${bound.toFixed(2)} alone lists ${wrong.map((p) => `${p.id} at ${p.price}`).join(', ')}`,
+            `${name}=${sent} alone lists ${wrong.map((p) => `${p.id} at ${p.price}`).join(', ')}`,
             one.last,
           );
         }
