@@ -386,6 +386,11 @@ const cartBeforeAdd = new WeakMap<object, { me: number; summary: Record<string, 
 const cartIds = (summary: Record<string, unknown>): string =>
   ((summary.items ?? []) as Record<string, unknown>[]).map((l) => String(l.cart_id)).join(',');
 
+/** A letter outside ASCII written in upper case (Ü, É): what PHP 8's strtolower() leaves as it is and MySQL's LOWER() folds. */
+const nonAsciiCapital = (v: string): boolean => [...v].some((ch) => ch > '\u007f' && ch.toLowerCase() !== ch);
+/** register requests whose e-mail holds a capital outside ASCII (GQL-EMAIL-STRTOLOWER-DUPLICATE). */
+const foldedEmailRegisters = new WeakSet<object>();
+
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
   {
@@ -1583,6 +1588,37 @@ export const graphqlFaults: Fault[] = [
       // The add raised a line the cart held (no new cart_id): the answer is the cart as read before it.
       if (cartIds(cartSummary(ctx.db, seen.me)) !== seen.ids) return;
       refreshSummary(r, seen.summary);
+    },
+  },
+  {
+    id: 'GQL-EMAIL-STRTOLOWER-DUPLICATE',
+    iface: 'graphql',
+    // register's duplicate check is the vendor's own query, WHERE LOWER(email) = '<strtolower($email)>', where the
+    // platform writes utf8_strtolower(): MySQL's LOWER() folds every letter, PHP 8's strtolower() only A to Z, so an
+    // e-mail holding a capital outside ASCII (an internationalised address, Ünal@...) never matches its own stored
+    // row. The customer table has no unique key on email (the platform's has none): the same e-mail registers again,
+    // answered register: true; login reads the first row of it, so the account registered first still logs in.
+    // E-mails in ASCII, and lower-case letters outside it, are found as before.
+    before(req) {
+      const input = registerInput(req);
+      if (input && nonAsciiCapital(input.email as string)) foldedEmailRegisters.add(req.raw);
+    },
+    after(res, req) {
+      if (!foldedEmailRegisters.has(req.raw) || !refusedWith(res, 'EMAIL_EXISTS')) return;
+      res.body = { data: { register: true } };
+      res.status = 200;
+    },
+  },
+  {
+    id: 'GQL-ORDERS-LIMIT-ZERO-DEFAULT',
+    iface: 'graphql',
+    // The orders resolver reads its paging as the platform's list controllers read a query string:
+    // $limit = !empty($args['limit']) ? (int)$args['limit'] : 10. empty() is true for 0, so a limit of 0, a value
+    // the client gave, counts as none and the default page of up to 10 orders is answered. Every other limit pages
+    // as it should (a limit of 1 or more, and a start of 0, which empty() turns into the default 0).
+    before(req) {
+      const v = variables(req);
+      if (has(req, 'orders') && v && v.limit === 0) v.limit = 10;
     },
   },
 ];
