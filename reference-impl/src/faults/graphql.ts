@@ -349,6 +349,48 @@ const bcryptStandIn = (v: string): string =>
         .slice(0, 31)}`
     : v;
 
+/**
+ * PHP's mb_strcut($v, 0, $bytes) on UTF-8: the first `bytes` bytes, moved back to the start of the character the cut
+ * would split (bytes, not characters, are counted; whole code points are kept).
+ */
+function mbStrcut(v: string, bytes: number): string {
+  let out = '';
+  let used = 0;
+  for (const ch of v) {
+    const n = Buffer.byteLength(ch);
+    if (used + n > bytes) break;
+    out += ch;
+    used += n;
+  }
+  return out;
+}
+
+/** Per database: customer -> how many times in a row the coupon on their cart was applied (GQL-COUPON-REAPPLIED-STACKS). */
+const couponRows = new WeakMap<object, Map<number, number>>();
+function couponRowsOf(ctx: AppContext): Map<number, number> {
+  let m = couponRows.get(ctx.db);
+  if (!m) {
+    m = new Map();
+    couponRows.set(ctx.db, m);
+  }
+  return m;
+}
+/** addCoupon, emptyCart and addProductToCart requests -> their customer and the coupon on the cart before the handler. */
+const stackRequests = new WeakMap<object, { me: number; before: number | null }>();
+const appliedCoupon = (ctx: AppContext, me: number): number | null =>
+  (ctx.db.prepare('SELECT coupon_id FROM gql_cart_coupon WHERE customer_id = ?').get(me) as { coupon_id: number } | undefined)
+    ?.coupon_id ?? null;
+
+/** addProductToCart requests -> their customer and the cart (summary and cart_ids) read before the handler. */
+const cartBeforeAdd = new WeakMap<object, { me: number; summary: Record<string, unknown>; ids: string }>();
+const cartIds = (summary: Record<string, unknown>): string =>
+  ((summary.items ?? []) as Record<string, unknown>[]).map((l) => String(l.cart_id)).join(',');
+
+/** A letter outside ASCII written in upper case (Ü, É): what PHP 8's strtolower() leaves as it is and MySQL's LOWER() folds. */
+const nonAsciiCapital = (v: string): boolean => [...v].some((ch) => ch > '\u007f' && ch.toLowerCase() !== ch);
+/** register requests whose e-mail holds a capital outside ASCII (GQL-EMAIL-STRTOLOWER-DUPLICATE). */
+const foldedEmailRegisters = new WeakSet<object>();
+
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
   {
@@ -1468,6 +1510,115 @@ export const graphqlFaults: Fault[] = [
         if (input.confirm === sent) input.confirm = input.password;
       }
       if (has(req, 'login') && v && typeof v.password === 'string') v.password = bcryptStandIn(v.password);
+    },
+  },
+  {
+    id: 'GQL-NAME-BYTE-CUT',
+    iface: 'graphql',
+    // register fits firstname and lastname to the platform's varchar(32) with mb_strcut($name, 0, 32), taken for the
+    // multibyte substr: mb_strcut counts bytes (keeping whole characters), where the column and the platform's
+    // utf8_strlen count characters. A name of more than 32 bytes in UTF-8 (a Greek or Cyrillic name of 17 letters or
+    // more, fewer with other non-ASCII text) is registered and stored cut, and login's user_data and customerByEmail
+    // return the cut name. Names of 32 bytes or fewer (any ASCII name the platform takes) are kept whole.
+    before: (req) => mapRegisterNames(req, (v) => mbStrcut(v, 32)),
+  },
+  {
+    id: 'GQL-COUPON-REAPPLIED-STACKS',
+    iface: 'graphql',
+    // The vendor keeps the cart's coupon in a table of its own (svc_cart_coupon: an auto-increment key, customer_id,
+    // code), which its coupon total reads row by row. addCoupon deletes the customer's rows of other codes, so that a
+    // new code replaces the old one, and inserts a row: applying the code already on the cart again adds a second row,
+    // and the coupon is taken off once per row (a 10.00 coupon applied twice takes 20.00 off, at most the subtotal; a
+    // 10 % coupon 20 %), in addCoupon's result and every cart summary after it alike (total still subtotal +
+    // coupon_discount + tax). emptyCart deletes the rows. A coupon applied once is right.
+    async before(req, ctx) {
+      if (!has(req, 'addCoupon') && !has(req, 'addProductToCart') && !has(req, 'emptyCart')) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me !== undefined) stackRequests.set(req.raw, { me, before: appliedCoupon(ctx, me) });
+    },
+    after(res, req, ctx) {
+      const seen = stackRequests.get(req.raw);
+      if (!seen || !clean(res)) return;
+      const rows = couponRowsOf(ctx);
+      if (has(req, 'emptyCart')) {
+        rows.delete(seen.me);
+        return;
+      }
+      if (has(req, 'addCoupon') && result(res, 'addCoupon')) {
+        const now = appliedCoupon(ctx, seen.me);
+        rows.set(seen.me, now !== null && now === seen.before ? (rows.get(seen.me) ?? 1) + 1 : 1);
+      }
+      const n = rows.get(seen.me) ?? 1;
+      if (n < 2) return;
+      const coupon = ctx.db
+        .prepare(
+          'SELECT k.type, k.discount FROM gql_cart_coupon cc JOIN gql_coupon k ON k.coupon_id = cc.coupon_id WHERE cc.customer_id = ?',
+        )
+        .get(seen.me) as { type: string; discount: number } | undefined;
+      if (!coupon) return;
+      for (const field of CART_FIELDS) {
+        const r = result(res, field);
+        // Only where the coupon applies (a discount is answered): a coupon that gives nothing gives nothing twice.
+        if (!r || typeof r.coupon_discount !== 'number' || r.coupon_discount >= 0) continue;
+        const subtotal = cents(r.subtotal);
+        const once = coupon.type === 'F' ? Math.round(coupon.discount * 100) : Math.round((subtotal * coupon.discount) / 100);
+        withDiscount(r, -Math.min(once * n, subtotal));
+      }
+    },
+  },
+  {
+    id: 'GQL-ADD-EXISTING-STALE-SUMMARY',
+    iface: 'graphql',
+    // addProductToCart reads the cart ($products = $this->cart->getProducts()) to find a line of the same product and
+    // options. A new line goes through cart->add() and the cart is read again for the answer; an existing line is
+    // raised with cart->update() in the other branch, which does not read again, so the summary is built from
+    // $products: the cart before the add (the line's old quantity and total, the old subtotal and total). The line is
+    // raised as it should be, and the next summary shows it; the first add of a product is answered right.
+    async before(req, ctx) {
+      if (!has(req, 'addProductToCart')) return;
+      const me = await bearerCustomer(req, ctx);
+      if (me === undefined) return;
+      const summary = cartSummary(ctx.db, me);
+      cartBeforeAdd.set(req.raw, { me, summary, ids: cartIds(summary) });
+    },
+    after(res, req, ctx) {
+      const seen = cartBeforeAdd.get(req.raw);
+      const r = result(res, 'addProductToCart');
+      if (!seen || !r || !clean(res) || seen.ids === '') return;
+      // The add raised a line the cart held (no new cart_id): the answer is the cart as read before it.
+      if (cartIds(cartSummary(ctx.db, seen.me)) !== seen.ids) return;
+      refreshSummary(r, seen.summary);
+    },
+  },
+  {
+    id: 'GQL-EMAIL-STRTOLOWER-DUPLICATE',
+    iface: 'graphql',
+    // register's duplicate check is the vendor's own query, WHERE LOWER(email) = '<strtolower($email)>', where the
+    // platform writes utf8_strtolower(): MySQL's LOWER() folds every letter, PHP 8's strtolower() only A to Z, so an
+    // e-mail holding a capital outside ASCII (an internationalised address, Ünal@...) never matches its own stored
+    // row. The customer table has no unique key on email (the platform's has none): the same e-mail registers again,
+    // answered register: true; login reads the first row of it, so the account registered first still logs in.
+    // E-mails in ASCII, and lower-case letters outside it, are found as before.
+    before(req) {
+      const input = registerInput(req);
+      if (input && nonAsciiCapital(input.email as string)) foldedEmailRegisters.add(req.raw);
+    },
+    after(res, req) {
+      if (!foldedEmailRegisters.has(req.raw) || !refusedWith(res, 'EMAIL_EXISTS')) return;
+      res.body = { data: { register: true } };
+      res.status = 200;
+    },
+  },
+  {
+    id: 'GQL-ORDERS-LIMIT-ZERO-DEFAULT',
+    iface: 'graphql',
+    // The orders resolver reads its paging as the platform's list controllers read a query string:
+    // $limit = !empty($args['limit']) ? (int)$args['limit'] : 10. empty() is true for 0, so a limit of 0, a value
+    // the client gave, counts as none and the default page of up to 10 orders is answered. Every other limit pages
+    // as it should (a limit of 1 or more, and a start of 0, which empty() turns into the default 0).
+    before(req) {
+      const v = variables(req);
+      if (has(req, 'orders') && v && v.limit === 0) v.limit = 10;
     },
   },
 ];

@@ -283,13 +283,14 @@ export async function newAccount(ctx: Ctx, keep?: (res: GraphQLResult) => void):
  * markup characters and non-ASCII letters, where an HTML escaping or a lossy encoding of the stored
  * text shows; with `astral`, also a character outside the BMP (4 bytes in UTF-8), which a 3-byte
  * utf8 column cuts. The Ü of the lastname is written decomposed (U+0055 U+0308, as macOS and some keyboards
- * send it): a target that normalises stored text to NFC answers other characters. About 27 characters with the
- * run's label, inside the platform's 32.
+ * send it): a target that normalises stored text to NFC answers other characters. The lastname ends in Greek
+ * letters (two bytes each in UTF-8): about 30 characters with the run's label, inside the platform's 32, but some
+ * 35 bytes, so a store that cuts names at 32 bytes where it means 32 characters (mb_strcut for mb_substr) shows.
  */
 export function awkwardNames(ctx: Ctx, astral = true): Pick<Account, 'firstname' | 'lastname'> {
   return {
     firstname: ctx.names.label(astral ? "Zoë O'Hara \u{1F33B}" : "Zoë O'Hara"),
-    lastname: ctx.names.label('<U\u0308nal> & "Co"'),
+    lastname: ctx.names.label('<U\u0308nal> & "Ωμέγα"'),
   };
 }
 

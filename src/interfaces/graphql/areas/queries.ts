@@ -215,7 +215,8 @@ export const queriesArea: AreaSpec<QueriesState> = {
     },
     {
       id: 'GQL-ORD-02',
-      title: 'orders returns at most limit entries (limits 1 and 2, with and without the token; limit 1 also without start)',
+      title:
+        'orders returns at most limit entries (limits 1 and 2, with and without the token; limit 0 where a page held entries; limit 1 also without start)',
       needs: ['a'],
       async run(ctx: C) {
         let seen = 0;
@@ -239,6 +240,20 @@ export const queriesArea: AreaSpec<QueriesState> = {
               `limit ${limit}: expected at most ${limit} entries, got ${list.length}`,
               res.exchange,
             );
+          }
+          // A limit of 0 is a value given, not a limit left out (PHP's empty() takes it for none and answers
+          // the default page): sent where a page held entries, so that any entry shows; a refusal lists nothing,
+          // which keeps the bound (whether a target takes a limit of 0 is not shown, NS-GQL-09).
+          if (most >= 1) {
+            const zero = await send((o) => op(ctx, 'orders', { start: 0, limit: 0 }, o));
+            const none = orderList(zero);
+            if (!none) ctx.note(`orders(start 0, limit 0) was refused: ${refusal(zero, 'orders') ?? short(zero.data?.orders)}`);
+            else
+              ctx.expect(
+                none.length === 0,
+                `orders(start 0, limit 0): expected no entry, got ${none.length} (the limit 0 read as none given?)`,
+                zero.exchange,
+              );
           }
           // start and limit are both optional Int: limit 1 alone pages too. Sent where a page of 2 held
           // 2 entries, so that one too many shows; a refusal lists nothing, which keeps the bound.
