@@ -241,6 +241,23 @@ function byteCut(v: string, bytes: number): string {
 const germanFixed = (amount: string): string =>
   amount.replace(/\d{1,3}(?:,\d{3})*(?:\.\d+)?/, (n) => n.replace(/,/g, '').replace('.', ','));
 
+/** RR-CATEGORY-IDS-STRPOS, RR-SEARCH-MODEL-OR-UNGROUPED: the category_ids a listing request named, taken out before the handler. */
+const RAW_CATEGORY = new WeakMap<object, string>();
+
+/** The category ids of a product, as the module's getCategories() reads them (strings, as mysqli gives every column). */
+const categoryIdsOf = (ctx: AppContext, productId: number): string[] =>
+  (
+    ctx.db.prepare('SELECT category_id FROM rr_product_category WHERE product_id = ?').all(productId) as Array<{
+      category_id: number;
+    }>
+  ).map((r) => String(r.category_id));
+
+/** RR-LISTING-DESCRIPTION-DECODED-LAST: the summary's description length (the theme's product_description_length). */
+const DESCRIPTION_LENGTH = 100;
+
+/** RR-ADDRESS-ADD-BODY-CUSTOMER-ID: an add whose body named another customer, and the token holder's default before it. */
+const BODY_CUSTOMER = new WeakMap<object, { other: number; own: number; ownDefault: number }>();
+
 export const restRouteFaults: Fault[] = [
   {
     id: 'RR-LOGIN-TOKEN-RENAMED',
@@ -1415,6 +1432,155 @@ export const restRouteFaults: Fault[] = [
       if (req.endpoint !== 'product/listing' && req.endpoint !== 'product/product') return;
       const summaries = Array.isArray(d?.products) ? d.products : req.endpoint === 'product/product' && d ? [d] : [];
       for (const p of summaries) if (isObject(p) && typeof p.tax === 'string') p.tax = germanFixed(p.tax);
+    },
+  },
+  {
+    id: 'RR-CATEGORY-IDS-STRPOS',
+    iface: 'rest-route',
+    // The module applies category_ids in PHP over the store's listing (it takes a comma list) and asks, per
+    // product, `strpos($this->request->get['category_ids'], $category['category_id']) !== false` for each of
+    // the product's categories: a search of the request's string for the product's id, so an id that names no
+    // category but holds the digits of one (200 holds 20) lists that category's products.
+    before(req) {
+      const category = req.endpoint === 'product/listing' ? categoryParam(req) : undefined;
+      if (category === undefined || req.query.limit !== undefined || req.query.page !== undefined) return;
+      RAW_CATEGORY.set(req.raw, category);
+      for (const k of ['category_ids', 'category_id', 'path']) delete req.query[k];
+    },
+    after(res, req, ctx) {
+      const category = RAW_CATEGORY.get(req.raw);
+      const d = data(res);
+      if (category === undefined || !Array.isArray(d?.products)) return;
+      d.products = d.products.filter(
+        (p) => isObject(p) && categoryIdsOf(ctx, Number(p.product_id)).some((c) => category.includes(c)),
+      );
+    },
+  },
+  {
+    id: 'RR-SEARCH-MODEL-OR-UNGROUPED',
+    iface: 'rest-route',
+    // The module's listing query copies the platform's search condition without the parentheses around it:
+    // `... AND p2c.category_id = X AND LCASE(pd.name) LIKE '%word%' OR LCASE(p.model) = 'search'`. AND binds
+    // tighter than OR, so a product whose model is the search is listed whatever category_ids names: a search
+    // within a category (or within an id that names no category) answers a product the category does not hold.
+    before(req) {
+      if (req.endpoint !== 'product/listing' || req.query.limit !== undefined || req.query.page !== undefined) return;
+      const search = req.query.search ?? req.query.filter_name;
+      const category = categoryParam(req);
+      if (typeof search !== 'string' || search.trim() === '' || category === undefined) return;
+      RAW_CATEGORY.set(req.raw, category);
+      for (const k of ['category_ids', 'category_id', 'path']) delete req.query[k];
+    },
+    after(res, req, ctx) {
+      const category = RAW_CATEGORY.get(req.raw);
+      const d = data(res);
+      const search = req.query.search ?? req.query.filter_name;
+      if (category === undefined || typeof search !== 'string' || !Array.isArray(d?.products)) return;
+      const ids = category
+        .split(/[,_]/)
+        .map((c) => c.trim())
+        .filter((c) => /^\d{1,15}$/.test(c))
+        .map((c) => String(Number(c)));
+      const model = search.trim().toLowerCase();
+      // The handler answered the search alone (name words, or the model): the category condition binds to the name half only.
+      d.products = d.products.filter(
+        (p) =>
+          isObject(p) &&
+          (String(p.model ?? '').toLowerCase() === model ||
+            categoryIdsOf(ctx, Number(p.product_id)).some((c) => ids.includes(c))),
+      );
+    },
+  },
+  {
+    id: 'RR-REGISTER-EMAIL-CASE-DUPLICATE',
+    iface: 'rest-route',
+    // The module checks the e-mail's uniqueness in its own API user table, which its install script created
+    // with COLLATE utf8mb4_bin (WHERE email = '...' compares case-sensitively), while the core's customer table
+    // and login compare case-insensitively: a registered e-mail sent again with other capitals (its domain in
+    // upper case) passes the check and registers a second account under that address.
+    before(req, ctx) {
+      if (req.endpoint !== 'account/register' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      const sent = typeof body.email === 'string' ? body.email.trim() : '';
+      if (sent === '') return;
+      const stored = ctx.db.prepare('SELECT email FROM rr_customer WHERE email = ?').all(sent) as Array<{ email: string }>;
+      // A binary comparison finds only the e-mail exactly as stored.
+      if (stored.length > 0 && !stored.some((r) => r.email === sent)) insertAsDuplicate(req, body, sent, 'case');
+    },
+    after: settleDuplicate,
+  },
+  {
+    id: 'RR-REGISTER-PASSWORD-TRIMMED',
+    iface: 'rest-route',
+    // The module's register runs `$post = array_map('trim', $this->request->post)` over the whole form before
+    // it validates and stores it (meant for the names and the e-mail), so the password is hashed without its
+    // leading and trailing spaces; login and the password update take the password as sent. A password that
+    // begins or ends with a space registers, yet the same password never logs in.
+    before(req) {
+      if (req.endpoint !== 'account/register' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+      const body = req.raw.body;
+      for (const key of ['password', 'confirm', 'confirm_password', 'password_confirm', 'confirmPassword', 'confirm password']) {
+        const v = body[key];
+        if (typeof v === 'string') body[key] = v.trim();
+      }
+    },
+  },
+  {
+    id: 'RR-LISTING-DESCRIPTION-DECODED-LAST',
+    iface: 'rest-route',
+    // The platform stores descriptions HTML-escaped (&lt;p&gt;...), and its own listing writes the summary's
+    // description as utf8_substr(strip_tags(html_entity_decode($description)), 0, 100) . '..'. The module swapped
+    // the two calls, html_entity_decode(strip_tags(...)): strip_tags() finds no tag in the escaped text, and the
+    // decode that follows brings the markup back, so the summary carries the description's tags.
+    after(res, req, ctx) {
+      const d = data(res);
+      if (req.endpoint !== 'product/listing' || !Array.isArray(d?.products)) return;
+      for (const p of d.products) {
+        if (!isObject(p)) continue;
+        const row = ctx.db.prepare('SELECT description FROM rr_product WHERE product_id = ?').get(Number(p.product_id)) as
+          | { description: string }
+          | undefined;
+        if (!row) continue;
+        const html = row.description.trim();
+        p.description = [...html].length > DESCRIPTION_LENGTH ? `${[...html].slice(0, DESCRIPTION_LENGTH).join('')}..` : html;
+      }
+    },
+  },
+  {
+    id: 'RR-ADDRESS-ADD-BODY-CUSTOMER-ID',
+    iface: 'rest-route',
+    // The add controller builds its data as array_merge(['customer_id' => $this->customer->getId()],
+    // $this->request->post) (written so the vendor's back-office app can file an address for a customer) and
+    // calls addAddress($data['customer_id'], $data): a customer_id in the body wins over the token's account.
+    // The add answers success with the new address_id, but the address is filed in the book of the customer
+    // the body named, and the token holder's list does not show it.
+    async before(req, ctx) {
+      if (!addressWrite(req, 'add')) return;
+      const other = idValue(req.raw.body.customer_id);
+      const own = await tokenCustomer(req, ctx);
+      if (other === undefined || own === undefined || other === own) return;
+      if (!ctx.db.prepare('SELECT 1 FROM rr_customer WHERE customer_id = ?').get(other)) return;
+      const row = ctx.db.prepare('SELECT address_id FROM rr_customer WHERE customer_id = ?').get(own) as
+        | { address_id: number }
+        | undefined;
+      BODY_CUSTOMER.set(req.raw, { other, own, ownDefault: row?.address_id ?? 0 });
+    },
+    after(res, req, ctx) {
+      const moved = BODY_CUSTOMER.get(req.raw);
+      const d = data(res);
+      const addressId = d ? idValue(d.address_id) : undefined;
+      if (!moved || !ok(res) || addressId === undefined) return;
+      ctx.db.transaction(() => {
+        ctx.db.prepare('UPDATE rr_address SET customer_id = ? WHERE address_id = ?').run(moved.other, addressId);
+        // addAddress() makes the address the default of the customer it files it for, when that one has none.
+        ctx.db.prepare('UPDATE rr_customer SET address_id = ? WHERE customer_id = ?').run(moved.ownDefault, moved.own);
+        const theirs = ctx.db
+          .prepare(
+            'SELECT 1 FROM rr_customer c JOIN rr_address a ON a.address_id = c.address_id AND a.customer_id = c.customer_id WHERE c.customer_id = ?',
+          )
+          .get(moved.other);
+        if (!theirs) ctx.db.prepare('UPDATE rr_customer SET address_id = ? WHERE customer_id = ?').run(addressId, moved.other);
+      })();
     },
   },
 ];

@@ -177,6 +177,41 @@ export const addressBookArea: AreaSpec<AddressState> = {
       },
     },
     {
+      // No add carried a field row 7 does not name, so a module that merges the body over the token's
+      // account (array_merge(['customer_id' => ...], $post): a customer_id in the body wins) showed nowhere.
+      // An unknown field may be refused (RR-NEG-05 asks the envelope only, so a refusal is not judged); an
+      // accepted add is the token holder's, and the list of that token shows it. Three requests.
+      id: 'RR-ADDR-05',
+      title: "an add whose body also carries another customer's customer_id is listed in the token holder's book",
+      needs: ['a', 'b', 'countryId', 'addr1'],
+      run: async (ctx: C) => {
+        const other = ctx.state.b?.account.data.customer_id;
+        if (typeof other !== 'string' && typeof other !== 'number')
+          ctx.skip("the second customer's register answer names no customer_id to send");
+        const sent = addBody(ctx);
+        const ex = await add(ctx, { ...sent, customer_id: /^\d{1,15}$/.test(String(other)) ? Number(other) : other });
+        const id = idOf(ex);
+        if (bodyOf(ex)?.status !== true || !id)
+          ctx.skip(`an add carrying customer_id ${String(other)} (not a field of row 7) was not accepted: ${shown(ex)}`);
+        const { ex: lex, addresses } = await list(ctx);
+        const found = addresses.find((a) => String(a.address_id) === id);
+        if (found) await del(ctx, id);
+        ctx.expect(
+          found,
+          `the add with customer_id ${String(other)} (another customer's) in its body answered success with address_id ${id}, yet the list of the token that added it does not show that address`,
+          ex,
+          lex,
+        );
+        const wrong = ['firstname', 'lastname', 'address_1', 'city', 'postcode'].filter((k) => found[k] !== sent[k]);
+        ctx.expect(
+          wrong.length === 0,
+          `address ${id} lists ${wrong.map((k) => `${k} ${JSON.stringify(found[k])}`).join(', ')}; sent ${wrong.map((k) => JSON.stringify(sent[k])).join(', ')}`,
+          ex,
+          lex,
+        );
+      },
+    },
+    {
       id: 'RR-ADDR-18',
       title: 'the address field is the full address, holding address_1 and city',
       needs: ['addr1', 'sent1'],

@@ -446,6 +446,24 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // Every password the checks sent began and ended with a letter or a sign, so a register that trims
+      // its whole form (the password too) while login takes the password as sent showed nowhere. Which
+      // characters a password may hold beyond letters, digits and special characters is the target's: a
+      // refused register is not judged; an accepted one must log in with the password it took. Two requests.
+      id: 'RR-LOGIN-02',
+      title: 'an account whose password begins and ends with a space logs in with that password',
+      needs: ['reading', 'loginField'],
+      run: async (ctx: C) => {
+        const fields = freshFields(ctx, { password: ` ${ctx.names.password()} ` });
+        const out = await register(ctx, fields, ctx.state.reading);
+        const last = out.exchanges[out.exchanges.length - 1];
+        if (!out.account)
+          ctx.skip(`the target refused to register a password with a leading and a trailing space: ${last ? shown(last) : ''}`);
+        const ex = await postLogin(ctx, ctx.state.loginField ?? 'email', fields);
+        expectAccepted(ctx, ex, 'login with the password the register accepted, a space before and after it');
+      },
+    },
+    {
       id: 'RR-ERR-05',
       title: 'a malformed JSON body to POST login is refused in the envelope',
       run: async (ctx: C) => {

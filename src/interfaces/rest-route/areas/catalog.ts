@@ -362,6 +362,23 @@ export const catalogArea: AreaSpec<CatalogState> = {
           `category ${unknown}, which the tree does not hold, returned ${products.length} products${unknown === '0' && products.length > 0 && products.length === (ctx.state.products ?? []).length ? ' (every product of the unfiltered listing: "0" was read as no category)' : ''}`,
           ex,
         );
+        // A second unknown id holds the digits of a category that lists products (200 holds 20): ids of
+        // the tree and 0 alone let a filter that looks for each product's category id in the request's
+        // string (PHP's strpos() over category_ids) pass. One request more.
+        const holder = [...sets.keys()].find((c) => /^\d{1,12}$/.test(c));
+        if (holder !== undefined) {
+          const known = new Set(all.map((c) => String(c.category_id).trim()));
+          let digits = `${holder}0`;
+          while (known.has(digits) && digits.length < 15) digits += '0';
+          if (!known.has(digits)) {
+            const { ex: dx, products: held } = await listing(ctx, { category_ids: digits });
+            ctx.expect(
+              held.length === 0,
+              `category ${digits}, which the tree does not hold, returned ${held.length} products${held.length > 0 ? ` (it holds the digits of category ${holder}, which lists ${sets.get(holder)?.split(',').length ?? 0})` : ''}`,
+              dx,
+            );
+          }
+        }
         // The "results differ" half needs two categories that list products; without them it is
         // not judged, and the check does not pass on the unknown-id half alone.
         if (sets.size < 2)
@@ -373,6 +390,33 @@ export const catalogArea: AreaSpec<CatalogState> = {
           distinct.size >= 2,
           `every category returned the same products (${[...distinct][0]}): the filter has no effect`,
           ...evidence.slice(0, 2),
+        );
+      },
+    },
+    {
+      // Every search went out alone or within a category that held the product searched for, so a listing
+      // query whose search condition lost its parentheses (`category AND name LIKE ... OR model = ...`: a
+      // product whose model is the search listed whatever category_ids names) showed nowhere. An id that
+      // names no category lists no product, with a search too; whether a model is searched is the target's.
+      id: 'RR-LIST-05',
+      title: "an id that names no category, with search a listed product's model, returns no products",
+      needs: ['categories', 'products'],
+      run: async (ctx: C) => {
+        const all = walk(ctx.state.categories ?? []);
+        const product = (ctx.state.products ?? []).find((p) => typeof p.model === 'string' && p.model.trim() !== '');
+        if (!product) ctx.skip('no listed product has a model to search for');
+        const unknown = all.some((c) => String(c.category_id).trim() === '0')
+          ? String(Math.max(0, ...all.map((c) => Number(c.category_id) || 0)) + 100_000)
+          : '0';
+        const model = String(product.model).trim();
+        const { ex, products } = await listing(ctx, { category_ids: unknown, search: model });
+        ctx.expect(
+          products.length === 0,
+          `category ${unknown}, which the tree does not hold, with search ${JSON.stringify(model)} (the model of product ${product.product_id}) returned ${products.length} products: ${products
+            .slice(0, 4)
+            .map((p) => `${p.product_id} ${p.name}`)
+            .join(', ')}`,
+          ex,
         );
       },
     },

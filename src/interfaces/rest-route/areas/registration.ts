@@ -136,6 +136,27 @@ export const registrationArea: AreaSpec<RegistrationState> = {
       },
     },
     {
+      // Every duplicate was the e-mail with the capitals it was registered with, so a module whose duplicate
+      // check compares case-sensitively (a binary collation) while its store and login do not showed nowhere.
+      // Only the domain changes case: domain names are case-insensitive, so it is the same address whatever
+      // a target makes of the local part's case. Any refusal keeps the rule. One request.
+      id: 'RR-REG-04',
+      title: 'a register with an existing e-mail whose domain is written in capitals is refused',
+      needs: ['base'],
+      run: async (ctx: C) => {
+        const existing = (ctx.state.base as Account).fields.email;
+        const at = existing.lastIndexOf('@');
+        const upper = `${existing.slice(0, at)}${existing.slice(at).toUpperCase()}`;
+        if (at < 0 || upper === existing) ctx.skip(`the e-mail ${existing} has no domain with letters to write in capitals`);
+        const ex = await postRegister(ctx, ctx.state.reading ?? 'sample', freshFields(ctx, { email: upper }));
+        ctx.expect(
+          bodyOf(ex)?.status !== true,
+          `register with ${upper} (the registered ${existing}, its domain in capitals) answered status true: a second account with an e-mail already registered`,
+          ex,
+        );
+      },
+    },
+    {
       // Every duplicate was sent after the first register had answered, so a module that checks the
       // e-mail and inserts with no unique key (both registers of a race pass the check) showed nowhere.
       id: 'RR-REG-04',
