@@ -8,7 +8,9 @@ import {
   bcryptInput,
   htmlspecialchars,
   InFlight,
+  isNumeric,
   jsonWithParameter,
+  looseEquals,
   numberFormat,
   pause,
   phpFloat,
@@ -402,6 +404,39 @@ const cartIds = (summary: Record<string, unknown>): string =>
 const nonAsciiCapital = (v: string): boolean => [...v].some((ch) => ch > '\u007f' && ch.toLowerCase() !== ch);
 /** register requests whose e-mail holds a capital outside ASCII (GQL-EMAIL-STRTOLOWER-DUPLICATE). */
 const foldedEmailRegisters = new WeakSet<object>();
+
+/** register requests whose e-mail is registered in another case only (GQL-EMAIL-DUPLICATE-CASE-SENSITIVE). */
+const caseVariantRegisters = new WeakSet<object>();
+
+/**
+ * Per database: password -> the e-mail of the first account registered with it, as the vendor's md5 column holds it
+ * (GQL-LOGIN-OR-PRECEDENCE: its login finds the first row whose md5 matches, whatever the e-mail).
+ */
+const md5Accounts = new WeakMap<object, Map<string, string>>();
+function md5AccountsOf(ctx: AppContext): Map<string, string> {
+  let m = md5Accounts.get(ctx.db);
+  if (!m) {
+    m = new Map();
+    md5Accounts.set(ctx.db, m);
+  }
+  return m;
+}
+
+/** Whether CartProductInput.options is left out or empty (an empty object or list): the lines the line cache keys. */
+const noOptions = (v: unknown): boolean =>
+  v === undefined || v === null || (Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0);
+/** Per database: `<customer>:<product>` -> the cart_id the worker's line cache holds (GQL-EMPTY-CART-STALE-LINE-CACHE). */
+const lineCaches = new WeakMap<object, Map<string, number>>();
+function lineCacheOf(ctx: AppContext): Map<string, number> {
+  let m = lineCaches.get(ctx.db);
+  if (!m) {
+    m = new Map();
+    lineCaches.set(ctx.db, m);
+  }
+  return m;
+}
+/** addProductToCart and deleteCartProduct requests -> their customer, product (add) and whether the cache was stale. */
+const lineCacheRequests = new WeakMap<object, { me: number; product?: number; stale: boolean }>();
 
 /** Document 3 (GraphQL): faults of an OpenCart GraphQL extension. */
 export const graphqlFaults: Fault[] = [
@@ -1623,6 +1658,137 @@ export const graphqlFaults: Fault[] = [
     before(req) {
       const v = variables(req);
       if (has(req, 'orders') && v && v.limit === 0) v.limit = 10;
+    },
+  },
+  {
+    id: 'GQL-EMAIL-DUPLICATE-CASE-SENSITIVE',
+    iface: 'graphql',
+    // The store runs on PostgreSQL (the platform's pgsql driver), where = compares text case-sensitively, and the
+    // vendor's duplicate check is its own query, SELECT customer_id FROM customer WHERE email = '<email>', while the
+    // platform's login reads WHERE LOWER(email) = '<utf8_strtolower(email)>'. The customer table has no unique key on
+    // email: an e-mail already registered, sent again in other capitals (ANN@EXAMPLE.TEST after ann@example.test), is
+    // not found and registers a second row, answered register: true; login, which takes either spelling, reads the
+    // first row. The same e-mail in the same case is refused as before.
+    before(req, ctx) {
+      const input = registerInput(req);
+      if (!input) return;
+      const email = (input.email as string).trim();
+      const row = ctx.db.prepare('SELECT email FROM gql_customer WHERE email = ?').get(email) as { email: string } | undefined;
+      if (row && row.email !== email) caseVariantRegisters.add(req.raw);
+    },
+    after: duplicateRegisteredFor(caseVariantRegisters),
+  },
+  {
+    id: 'GQL-LOGIN-OR-PRECEDENCE',
+    iface: 'graphql',
+    // The vendor's register inserts the customer itself with password = md5($password) (its OpenCart 1.5 version's
+    // form, which the platform's login still takes), and its login resolver copies the platform's query,
+    // WHERE LOWER(email) = '...' AND (password = SHA1(CONCAT(salt, ...)) OR password = '<md5>') AND status = '1',
+    // with the parentheses lost in a reformat: AND binds before OR, so "password = '<md5>' AND status = '1'" stands
+    // on its own and matches whatever e-mail is sent. A login with an e-mail no account has (or another account's)
+    // and the password of an account registered through the extension answers that account's token and user_data
+    // (the first row registered with that password).
+    before(req, ctx) {
+      const v = variables(req);
+      if (has(req, 'login') && v && typeof v.password === 'string' && typeof v.email === 'string') {
+        const owner = md5AccountsOf(ctx).get(v.password);
+        if (owner !== undefined) v.email = owner;
+      }
+    },
+    after(res, req, ctx) {
+      const input = registerInput(req);
+      const data = isObject(res.body) ? res.body.data : undefined;
+      if (!input || !clean(res) || !isObject(data) || data.register !== true) return;
+      const accounts = md5AccountsOf(ctx);
+      const password = input.password as string;
+      if (!accounts.has(password)) accounts.set(password, (input.email as string).trim());
+    },
+  },
+  {
+    id: 'GQL-EMPTY-CART-STALE-LINE-CACHE',
+    iface: 'graphql',
+    // The extension runs under a long-lived worker and keeps, per worker (APCu), the cart_id of each customer's line
+    // by product and options, so that an add of a product already in the cart raises its line with one UPDATE cart
+    // SET quantity = quantity + :n WHERE cart_id = :cached. The entry is set when a line is made and dropped by
+    // deleteCartProduct, but emptyCart calls the platform's cart->clear() and leaves it: after emptyCart, an add of a
+    // product the cart held updates a row that no longer exists (no row affected, no error), and the summary answered
+    // (and every add of that product after it) holds no line of it. Products new to the cart are added as before.
+    async before(req, ctx) {
+      if (has(req, 'addProductToCart')) {
+        const input = variables(req)?.input;
+        if (!isObject(input) || !noOptions(input.options)) return;
+        const me = await bearerCustomer(req, ctx);
+        const product = cartIdOf(input.product_id);
+        if (me === undefined || product === undefined) return;
+        const cached = lineCacheOf(ctx).get(`${me}:${product}`);
+        const stale =
+          cached !== undefined && ctx.db.prepare('SELECT 1 FROM gql_cart WHERE cart_id = ?').get(cached) === undefined;
+        lineCacheRequests.set(req.raw, { me, product, stale });
+      } else if (has(req, 'deleteCartProduct')) {
+        const me = await bearerCustomer(req, ctx);
+        if (me !== undefined) lineCacheRequests.set(req.raw, { me, stale: false });
+      }
+    },
+    after(res, req, ctx) {
+      const seen = lineCacheRequests.get(req.raw);
+      if (!seen || !clean(res)) return;
+      const cache = lineCacheOf(ctx);
+      if (has(req, 'deleteCartProduct')) {
+        const cartId = cartIdOf(variables(req)?.cart_id);
+        const data = isObject(res.body) ? res.body.data : undefined;
+        if (cartId === undefined || !isObject(data) || data.deleteCartProduct !== true) return;
+        for (const [key, id] of cache) if (id === cartId) cache.delete(key);
+        return;
+      }
+      const r = result(res, 'addProductToCart');
+      if (!r || seen.product === undefined) return;
+      const key = `${seen.me}:${seen.product}`;
+      if (!seen.stale) {
+        const line = ctx.db
+          .prepare(
+            "SELECT cart_id FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'",
+          )
+          .get(seen.me, seen.product) as { cart_id: number } | undefined;
+        if (line) cache.set(key, line.cart_id);
+        return;
+      }
+      // The UPDATE by the cached cart_id changed nothing: the line the handler made is not there, nor in the answer.
+      ctx.db
+        .prepare("DELETE FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'")
+        .run(seen.me, seen.product);
+      if (Array.isArray(r.items))
+        r.items = r.items.filter((l) => !(isObject(l) && 'product_id' in l && String(l.product_id) === String(seen.product)));
+      refreshSummary(r, cartSummary(ctx.db, seen.me));
+    },
+  },
+  {
+    id: 'GQL-ORDERS-START-ONE-BASED',
+    iface: 'graphql',
+    // The orders resolver was copied from the platform's account/order list, whose offset is ($page - 1) * $limit for
+    // a 1-based page: the vendor put start where $page was and dropped the multiplication, keeping the - 1 (floored
+    // at 0), so the offset is start - 1. start 0 and start 1 both answer the first entries, and the page a client
+    // asks for after a page of limit entries (start = limit) begins with the last entry of that page again.
+    before(req) {
+      const v = variables(req);
+      if (has(req, 'orders') && v && typeof v.start === 'number' && v.start > 0) v.start -= 1;
+    },
+  },
+  {
+    id: 'GQL-COUPON-CODE-LOOSE-MATCH',
+    iface: 'graphql',
+    // addCoupon checks the code against the store's coupon codes, which the vendor caches as one array, with
+    // array_search($code, $codes) before the platform's getCoupon() reads the coupon found: array_search() compares
+    // with == unless told to be strict, and PHP 8's == takes two numeric strings as numbers. A code no coupon has that
+    // reads as the same number as a coupon's numeric code ("02222", "2222.0", "+2222" for 2222) applies that coupon,
+    // answered with its code. Codes that are not numeric, and numeric ones of another value, are refused as before.
+    before(req, ctx) {
+      const v = variables(req);
+      if (!has(req, 'addCoupon') || !v || typeof v.code !== 'string') return;
+      const code = v.code.trim();
+      if (!isNumeric(code) || ctx.db.prepare('SELECT 1 FROM gql_coupon WHERE code = ?').get(code) !== undefined) return;
+      const codes = ctx.db.prepare('SELECT code FROM gql_coupon ORDER BY coupon_id').all() as { code: string }[];
+      const hit = codes.find((c) => looseEquals(c.code, code));
+      if (hit) v.code = hit.code;
     },
   },
 ];

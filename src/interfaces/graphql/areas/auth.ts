@@ -30,6 +30,8 @@ interface AuthState {
   loginRes: GraphQLResult;
   /** The account GQL-REG-01 registered, its e-mail's domain in capitals, when register returned true. */
   capitals: Account;
+  /** The account's e-mail in upper case, when login took it for the account (GQL-LOGIN-03): one e-mail to the target. */
+  caseless: string;
 }
 
 /** The e-mail with its domain's labels capitalised (sfc-...@Example.Test): a valid address, prefix kept. */
@@ -282,6 +284,7 @@ export const authArea: AreaSpec<AuthState> = {
           ctx.skip(
             `login with ${typed} was refused (${refusal(res, 'login') ?? short(res.data?.login)}): the target matches e-mails by case`,
           );
+        ctx.state.caseless = typed;
         ctx.expect(
           user.email === a.email,
           `login typed as ${JSON.stringify(typed)} was accepted for the account registered as ${JSON.stringify(a.email)}: expected user_data.email ${JSON.stringify(a.email)}, got ${short(user.email)}`,
@@ -399,6 +402,29 @@ export const authArea: AreaSpec<AuthState> = {
           `register of " ${first.email}" (a leading space) answered register: true, and ${first.email} now logs in with that register's password: a second account holds a registered e-mail`,
           res.exchange,
           ...(second ? [second.exchange] : []),
+        );
+      },
+    },
+    {
+      id: 'GQL-REG-03',
+      title: 'a register of the registered e-mail in upper case, where login takes that spelling for the account, is refused',
+      needs: ['account'],
+      async run(ctx: C) {
+        const first = ctx.state.account!;
+        const typed = ctx.state.caseless;
+        // Whether e-mails differing in case are one e-mail is not stated: judged only where the target's own login
+        // took the upper-case spelling for the account (GQL-LOGIN-03). A duplicate check that compares case (= on
+        // PostgreSQL, a binary collation) registers it again. 1 request.
+        if (!typed)
+          ctx.skip(
+            `login did not take ${first.email} typed in upper case for the account: whether another case is another e-mail is the target's reading`,
+          );
+        const input = customerInput(ctx, { ...freshAccount(ctx), email: typed }, phoneForm(ctx) ?? 'string');
+        const res = await op(ctx, 'register', { input });
+        ctx.expect(
+          res.data?.register !== true || hasErrors(res.errors),
+          `a register of ${JSON.stringify(typed)} answered register: true, though login takes that spelling for the account registered as ${JSON.stringify(first.email)}: the e-mail is unique (a duplicate check that compares case?)`,
+          res.exchange,
         );
       },
     },

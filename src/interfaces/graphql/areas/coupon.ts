@@ -64,7 +64,8 @@ export const couponArea: AreaSpec<CouponState> = {
   checks: [
     {
       id: 'GQL-COUP-03',
-      title: 'addCoupon with a code no coupon has (an unknown one, the valid code cut short) is refused',
+      title:
+        'addCoupon with a code no coupon has (an unknown one, the valid code cut short, a numeric valid code behind a 0) is refused',
       async run(ctx: C) {
         const product = productId(ctx);
         const session = await newSession(ctx);
@@ -89,24 +90,29 @@ export const couponArea: AreaSpec<CouponState> = {
           );
           ctx.note('the unknown code was not refused with an error, but no discount was applied');
         }
-        // The valid code cut short by one character: a lookup by prefix (LIKE 'code%') would apply the
-        // coupon it begins. A coupon that really has the shorter code answers with that code, which is kept.
+        // Codes no coupon has but near the valid one. The valid code cut short by one character: a lookup by prefix
+        // (LIKE 'code%') would apply the coupon it begins. A numeric valid code behind a 0: a lookup by PHP's ==
+        // (in_array or array_search, not strict) takes "02222" for 2222 and applies that coupon (1 request, only
+        // where the code is digits). A coupon that really has such a code answers with that code, which is kept.
         const valid = ctx.data('SFC_GQL_COUPON');
         if (!valid || valid.length < 2) return;
-        const cut = valid.slice(0, -1);
-        const cutRes = await op(ctx, 'addCoupon', { code: cut }, { token: session.token });
-        if (refusal(cutRes, 'addCoupon')) return;
-        const result = record(cutRes.data?.addCoupon);
-        if (result?.coupon_code !== undefined && String(result.coupon_code) === cut) {
-          ctx.note(`the code ${JSON.stringify(cut)} (SFC_GQL_COUPON cut short) was accepted as a coupon of its own`);
-          return;
+        const near: [string, string][] = [[valid.slice(0, -1), 'cut short']];
+        if (/^\d+$/.test(valid)) near.push([`0${valid}`, 'behind a 0, the same number']);
+        for (const [code, how] of near) {
+          const nearRes = await op(ctx, 'addCoupon', { code }, { token: session.token });
+          if (refusal(nearRes, 'addCoupon')) continue;
+          const result = record(nearRes.data?.addCoupon);
+          if (result?.coupon_code !== undefined && String(result.coupon_code) === code) {
+            ctx.note(`the code ${JSON.stringify(code)} (SFC_GQL_COUPON ${how}) was accepted as a coupon of its own`);
+            continue;
+          }
+          const discount = num(result?.coupon_discount);
+          ctx.expect(
+            String(result?.coupon_code ?? '') !== valid && (discount === undefined || discount >= 0),
+            `expected ${JSON.stringify(code)} (SFC_GQL_COUPON ${JSON.stringify(valid)} ${how}), which no coupon has, to be refused; it applied ${short(result)}`,
+            nearRes.exchange,
+          );
         }
-        const discount = num(result?.coupon_discount);
-        ctx.expect(
-          String(result?.coupon_code ?? '') !== valid && (discount === undefined || discount >= 0),
-          `expected ${JSON.stringify(cut)} (SFC_GQL_COUPON ${JSON.stringify(valid)} cut short), which no coupon has, to be refused; it applied ${short(result)}`,
-          cutRes.exchange,
-        );
       },
     },
     {
