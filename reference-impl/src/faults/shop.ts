@@ -225,16 +225,22 @@ function priceBounds(req: FaultRequest): { from?: string; to?: string } {
   return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
 }
 
+const PRICE_BOUNDS = ['price_from', 'price_to'] as const;
+
 /** The marker of a listing the emulation asks of the reference itself, which the fault leaves alone. */
 const INNER_LISTING = 'x-sfc-fault-inner';
 
 /**
- * A listing answered again with another price filter: every page of the same request without its price bounds is asked of
- * the reference (marked as inner), the products `keep` picks (by their price as the listing writes it, which is the
- * `_price` meta as stored) are paged as the handler pages, and the answer is rewritten to that page. A validation refusal
- * (a bound that is no amount, a bad page) is left as it is.
+ * A listing answered again with another filter: every page of the same request without the parameters `drop` names is
+ * asked of the reference (marked as inner), the products `select` makes of them are paged as the handler pages, and the
+ * answer is rewritten to that page. A validation refusal (a bound that is no amount, a bad page) is left as it is.
  */
-async function relistByPrice(res: FaultResponse, req: FaultRequest, keep: (price: string) => boolean): Promise<void> {
+async function relist(
+  res: FaultResponse,
+  req: FaultRequest,
+  drop: readonly string[],
+  select: (listed: Record<string, unknown>[]) => Record<string, unknown>[],
+): Promise<void> {
   if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined || !isObject(res.body)) return;
   const errors = res.body.errors;
   const data = res.body.data;
@@ -243,13 +249,11 @@ async function relistByPrice(res: FaultResponse, req: FaultRequest, keep: (price
   const page = Number(q.page);
   if (!Number.isInteger(page) || page < 1) return;
   const body: Record<string, unknown> = isObject(req.raw.body) ? { ...req.raw.body } : {};
-  delete body.price_from;
-  delete body.price_to;
+  for (const name of drop) delete body[name];
   const all: Record<string, unknown>[] = [];
   for (let n = 1; n <= 100; n++) {
     const url = new URL(req.raw.url, 'http://reference');
-    url.searchParams.delete('price_from');
-    url.searchParams.delete('price_to');
+    for (const name of drop) url.searchParams.delete(name);
     if (req.method === 'GET') url.searchParams.set('page', String(n));
     const inner = await req.raw.server.inject({
       method: req.method as 'GET' | 'POST',
@@ -265,7 +269,7 @@ async function relistByPrice(res: FaultResponse, req: FaultRequest, keep: (price
     all.push(...listed.products.filter(isObject));
     if (n >= (listed.total_pages ?? 0)) break;
   }
-  const kept = all.filter((p) => typeof p.price === 'string' && keep(p.price));
+  const kept = select(all);
   const products = kept.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
   const listing = { ...data, total_pages: products.length > 0 ? Math.ceil(kept.length / PAGE_SIZE) : 0, products };
   res.status = 200;
@@ -1449,7 +1453,10 @@ export const shopFaults: Fault[] = [
     after: (res, req) => {
       const { from, to } = priceBounds(req);
       if (from === undefined && to === undefined) return;
-      return relistByPrice(res, req, (price) => (from === undefined || price >= from) && (to === undefined || price <= to));
+      // The price as the listing writes it is the `_price` meta as stored ("18.00").
+      const keep = (price: unknown) =>
+        typeof price === 'string' && (from === undefined || price >= from) && (to === undefined || price <= to);
+      return relist(res, req, PRICE_BOUNDS, (listed) => listed.filter((p) => keep(p.price)));
     },
   },
   {
@@ -1462,7 +1469,7 @@ export const shopFaults: Fault[] = [
       const { from, to } = priceBounds(req);
       if (from === undefined || to === undefined) return;
       const [lo, hi] = [phpFloat(from), phpFloat(to)];
-      return relistByPrice(res, req, (price) => Number(price) >= lo || Number(price) <= hi);
+      return relist(res, req, PRICE_BOUNDS, (listed) => listed.filter((p) => Number(p.price) >= lo || Number(p.price) <= hi));
     },
   },
   {
@@ -1534,6 +1541,32 @@ export const shopFaults: Fault[] = [
         .prepare('SELECT 1 FROM shop_users WHERE user_login = ? COLLATE NOCASE OR user_email = ? COLLATE NOCASE')
         .get(name, name);
       if (!known) LOGIN_MISSES.put(ctx.db, key, true);
+    },
+  },
+  {
+    id: 'SHOP-SEARCH-SKU-OR-UNGROUPED',
+    iface: 'rest-v1-shop',
+    // The add-on makes search find SKUs with a posts_where filter that appends
+    // ` OR ( sku.meta_key = '_sku' AND sku.meta_value LIKE '%<search>%' )` to the WHERE clause WP_Query built, without
+    // wrapping that clause in parentheses: AND binds tighter than OR, so a product whose SKU holds the search text is
+    // listed whatever the other conditions say (categories, price_from / price_to, featured, instock). A search alone, or
+    // one that no SKU outside the filters holds, reads as before. Emulated after the handler: the listing's pages are asked
+    // of the reference as sent, and every product whose SKU holds the search text is added to them, in id order.
+    async after(res, req, ctx) {
+      if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined) return;
+      const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+      const search = (str(q.search) ?? '').trim().toLowerCase();
+      if (search === '') return;
+      const bySku = (ctx.db.prepare('SELECT * FROM shop_products ORDER BY id').all() as Record<string, unknown>[])
+        .filter((p) => String(p.sku).toLowerCase().includes(search))
+        .map(productSummary);
+      if (bySku.length === 0) return;
+      await relist(res, req, [], (listed) => {
+        const ids = new Set(listed.map((p) => p.id));
+        const extra = bySku.filter((p) => !ids.has(p.id));
+        if (extra.length === 0) return listed;
+        return [...listed, ...extra].sort((a, b) => Number(a.id) - Number(b.id));
+      });
     },
   },
 ];
