@@ -15,12 +15,13 @@ import {
   likeRegex,
   numberFormat,
   pause,
+  phpFloat,
   rawurldecode,
   SITE_OFFSET_MINUTES,
   urldecode,
   utf8mb3,
 } from './emulation.js';
-import { bodyField, eachObject, type Fault, type FaultRequest, isObject, isoOf, mapKey } from './model.js';
+import { bodyField, eachObject, type Fault, type FaultRequest, type FaultResponse, isObject, isoOf, mapKey } from './model.js';
 import { defaultUserToken, hs256Of, restoreToken } from './tokens.js';
 
 const FIRST_USER_SQL = 'SELECT id FROM shop_users ORDER BY id LIMIT 1';
@@ -215,6 +216,71 @@ function removedKeys(ctx: AppContext, userId: number): Set<string> {
 const phpEmpty = (v: unknown): boolean => v === undefined || v === null || v === '' || v === '0' || v === 0 || v === false;
 /** SHOP-UPDATE-ZERO-REFUSED: the cart item keys an update-quantities sent with quantity 0, by request. */
 const ZERO_REFUSED = new WeakMap<object, string[]>();
+
+/** The listing's price bounds as sent (query or body; a body value wins, as the handler reads them), "" as not sent. */
+function priceBounds(req: FaultRequest): { from?: string; to?: string } {
+  const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+  const bound = (v: unknown) => ((typeof v === 'string' || typeof v === 'number') && String(v) !== '' ? String(v) : undefined);
+  const [from, to] = [bound(q.price_from), bound(q.price_to)];
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+}
+
+const PRICE_BOUNDS = ['price_from', 'price_to'] as const;
+
+/** The marker of a listing the emulation asks of the reference itself, which the fault leaves alone. */
+const INNER_LISTING = 'x-sfc-fault-inner';
+
+/**
+ * A listing answered again with another filter: every page of the same request without the parameters `drop` names is
+ * asked of the reference (marked as inner), the products `select` makes of them are paged as the handler pages, and the
+ * answer is rewritten to that page. A validation refusal (a bound that is no amount, a bad page) is left as it is.
+ */
+async function relist(
+  res: FaultResponse,
+  req: FaultRequest,
+  drop: readonly string[],
+  select: (listed: Record<string, unknown>[]) => Record<string, unknown>[],
+): Promise<void> {
+  if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined || !isObject(res.body)) return;
+  const errors = res.body.errors;
+  const data = res.body.data;
+  if ((isObject(errors) && Object.keys(errors).length > 0) || !isObject(data)) return;
+  const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+  const page = Number(q.page);
+  if (!Number.isInteger(page) || page < 1) return;
+  const body: Record<string, unknown> = isObject(req.raw.body) ? { ...req.raw.body } : {};
+  for (const name of drop) delete body[name];
+  const all: Record<string, unknown>[] = [];
+  for (let n = 1; n <= 100; n++) {
+    const url = new URL(req.raw.url, 'http://reference');
+    for (const name of drop) url.searchParams.delete(name);
+    if (req.method === 'GET') url.searchParams.set('page', String(n));
+    const inner = await req.raw.server.inject({
+      method: req.method as 'GET' | 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: {
+        ...(Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<string, string>),
+        [INNER_LISTING]: '1',
+      },
+      ...(req.method === 'GET' ? {} : { payload: { ...body, page: String(n) } }),
+    });
+    const listed = (JSON.parse(inner.body) as { data?: { products?: unknown[]; total_pages?: number } }).data;
+    if (!Array.isArray(listed?.products) || listed.products.length === 0) break;
+    all.push(...listed.products.filter(isObject));
+    if (n >= (listed.total_pages ?? 0)) break;
+  }
+  const kept = select(all);
+  const products = kept.slice((page - 1) * PAGE_SIZE, page * PAGE_SIZE);
+  const listing = { ...data, total_pages: products.length > 0 ? Math.ceil(kept.length / PAGE_SIZE) : 0, products };
+  res.status = 200;
+  res.body =
+    products.length > 0
+      ? { status: true, errors: [], message: 'Products found.', data: listing }
+      : { status: false, errors: [], message: 'No products found.', data: listing };
+}
+
+/** SHOP-LOGIN-UNKNOWN-CACHED: the add-on's cached lookups of a login name that found no account (5 minutes, by database). */
+const LOGIN_MISSES = new AnswerCache<true>(300_000);
 
 /** Document 2 variant B (shop): faults of a WooCommerce REST add-on. */
 export const shopFaults: Fault[] = [
@@ -1374,6 +1440,133 @@ export const shopFaults: Fault[] = [
       if (!keys || !failed(res.body) || !isObject(res.body.errors)) return;
       const errors = res.body.errors;
       for (const k of keys) if (k in errors) errors[k] = 'Quantity is required.';
+    },
+  },
+  {
+    id: 'SHOP-PRICE-COMPARED-AS-TEXT',
+    iface: 'rest-v1-shop',
+    // The listing filters on the `_price` meta with meta_query clauses `array( 'key' => '_price', 'value' => $price_from,
+    // 'compare' => '>=' )` and the same with '<=' for price_to, without `'type' => 'NUMERIC'`: WP_Meta_Query then casts to
+    // CHAR and MySQL compares the strings character by character, so "120.00" < "19.01" < "9.50". price_from=19.01&
+    // price_to=60.00 lists the 199.00 watch and leaves out nothing priced 20 to 60 that starts with 2 to 5; price_from=60.00
+    // lists the 9.50 trowel and drops the 100.00 apron.
+    after: (res, req) => {
+      const { from, to } = priceBounds(req);
+      if (from === undefined && to === undefined) return;
+      // The price as the listing writes it is the `_price` meta as stored ("18.00").
+      const keep = (price: unknown) =>
+        typeof price === 'string' && (from === undefined || price >= from) && (to === undefined || price <= to);
+      return relist(res, req, PRICE_BOUNDS, (listed) => listed.filter((p) => keep(p.price)));
+    },
+  },
+  {
+    id: 'SHOP-PRICE-BOUNDS-OR',
+    iface: 'rest-v1-shop',
+    // The listing's price meta_query starts as `array( 'relation' => 'OR' )`, copied from the block that matches `_price`
+    // or `_sale_price`, and price_from and price_to are appended to it as two clauses: either one suffices, so
+    // price_from=20&price_to=60 lists every product (each is at least 20 or at most 60). One bound alone reads as before.
+    after: (res, req) => {
+      const { from, to } = priceBounds(req);
+      if (from === undefined || to === undefined) return;
+      const [lo, hi] = [phpFloat(from), phpFloat(to)];
+      return relist(res, req, PRICE_BOUNDS, (listed) => listed.filter((p) => Number(p.price) >= lo || Number(p.price) <= hi));
+    },
+  },
+  {
+    id: 'SHOP-PRODUCTS-LOOKAHEAD-KEPT',
+    iface: 'rest-v1-shop',
+    // The listing asks WP_Query for per_page + 1 products to tell the app whether a next page exists (the row after the
+    // page), and answers the posts without array_pop()ing that look-ahead row: every page but the last lists 11 products,
+    // the 11th being the first product of the next page, which that page lists again. total_pages comes from found_posts
+    // and reads as before; so does a listing of one page.
+    async after(res, req) {
+      if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined) return;
+      const data = isObject(res.body) && res.body.status === true && isObject(res.body.data) ? res.body.data : undefined;
+      if (!data || !Array.isArray(data.products) || data.products.length !== PAGE_SIZE) return;
+      const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+      const page = Number(q.page);
+      if (!Number.isInteger(page) || typeof data.total_pages !== 'number' || page >= data.total_pages) return;
+      const url = new URL(req.raw.url, 'http://reference');
+      if (req.method === 'GET') url.searchParams.set('page', String(page + 1));
+      const next = await req.raw.server.inject({
+        method: req.method as 'GET' | 'POST',
+        url: `${url.pathname}${url.search}`,
+        headers: {
+          ...(Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<
+            string,
+            string
+          >),
+          [INNER_LISTING]: '1',
+        },
+        ...(req.method === 'GET' ? {} : { payload: { ...(isObject(req.raw.body) ? req.raw.body : {}), page: String(page + 1) } }),
+      });
+      const following = (JSON.parse(next.body) as { data?: { products?: unknown[] } }).data?.products;
+      if (Array.isArray(following) && following.length > 0) data.products = [...data.products, following[0]];
+    },
+  },
+  {
+    id: 'SHOP-ADD-QTY-EMPTY-DEFAULT-ONE',
+    iface: 'rest-v1-shop',
+    // add-item checks that quantity was sent with isset() (errors keyed quantity when it is missing), then reads it as
+    // WooCommerce's own add-to-cart form handler does: `$quantity = empty( $params['quantity'] ) ? 1 :
+    // wc_stock_amount( $params['quantity'] )`. PHP's empty() is true for "0" and "", so quantity 0 adds one unit (status
+    // true, the line created or grown by 1) instead of being refused. A missing quantity and negative ones are refused as
+    // before.
+    before(req) {
+      if (req.endpoint !== '/cart/add-item' || req.method !== 'POST') return;
+      const field = bodyField(req.raw.body, 'quantity');
+      if (field.value !== undefined && phpEmpty(field.value)) field.set('1');
+    },
+  },
+  {
+    id: 'SHOP-LOGIN-UNKNOWN-CACHED',
+    iface: 'rest-v1-shop',
+    // login looks the account up through a helper that keeps get_user_by( 'login', $username ) in the persistent object
+    // cache for five minutes (wp_cache_set( 'svc_login_' . md5( $username ), $user ?: 0, 'svc', 300 )), misses included, to
+    // spare the query on an app's repeated logins; register (wp_insert_user) cleans WordPress's own user caches but not
+    // that key. A username tried at login before it existed (the app's "log in or sign up" screen tries the login first)
+    // answers "invalid login details" for five minutes after its register succeeded. Names never tried before read as before.
+    after(res, req, ctx) {
+      if (req.endpoint !== '/auth/login' || req.method !== 'POST' || !isObject(res.body)) return;
+      const { body } = bodyOf(req.raw);
+      const name = str(body.username) ?? str(body.email);
+      if (!name) return;
+      const key = name.toLowerCase();
+      if (LOGIN_MISSES.get(ctx.db, key)) {
+        if (res.body.status === true) res.body = { status: false, errors: [], message: 'Invalid login details.' };
+        return;
+      }
+      if (res.body.status !== false) return;
+      const known = ctx.db
+        .prepare('SELECT 1 FROM shop_users WHERE user_login = ? COLLATE NOCASE OR user_email = ? COLLATE NOCASE')
+        .get(name, name);
+      if (!known) LOGIN_MISSES.put(ctx.db, key, true);
+    },
+  },
+  {
+    id: 'SHOP-SEARCH-SKU-OR-UNGROUPED',
+    iface: 'rest-v1-shop',
+    // The add-on makes search find SKUs with a posts_where filter that appends
+    // ` OR ( sku.meta_key = '_sku' AND sku.meta_value LIKE '%<search>%' )` to the WHERE clause WP_Query built, without
+    // wrapping that clause in parentheses: AND binds tighter than OR, so a product whose SKU holds the search text is
+    // listed whatever the other conditions say (categories, price_from / price_to, featured, instock). A search alone, or
+    // one that no SKU outside the filters holds, reads as before. Emulated after the handler: the listing's pages are asked
+    // of the reference as sent, and every product whose SKU holds the search text is added to them, in id order.
+    async after(res, req, ctx) {
+      if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined) return;
+      const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+      const search = (str(q.search) ?? '').trim().toLowerCase();
+      if (search === '') return;
+      const bySku = (ctx.db.prepare('SELECT * FROM shop_products ORDER BY id').all() as Record<string, unknown>[])
+        .filter((p) => String(p.sku).toLowerCase().includes(search))
+        .map(productSummary);
+      if (bySku.length === 0) return;
+      await relist(res, req, [], (listed) => {
+        const ids = new Set(listed.map((p) => p.id));
+        const extra = bySku.filter((p) => !ids.has(p.id));
+        if (extra.length === 0) return listed;
+        return [...listed, ...extra].sort((a, b) => Number(a.id) - Number(b.id));
+      });
     },
   },
 ];

@@ -334,6 +334,25 @@ export const catalogArea: AreaSpec<CatalogState> = {
         );
         const unknown = await page(ctx, { page: 1, categories: `sfc-${ctx.names.username()}-none` });
         ctx.expect(isEmpty(unknown), `an unknown category slug lists ${unknown.data?.products.length} products`, unknown.ex);
+        // The category holds with another filter beside it: a search for the sku of a product outside the category lists
+        // nothing outside it, whether the search reads skus or not (found by the fault catalog: an OR clause for skus
+        // appended to the WHERE without parentheses lists that product whatever the other filters say).
+        const inCategory = new Set(ctx.state.categoryIds);
+        const outsider = ctx.state.allProducts?.find(
+          (p) => !inCategory.has(p.id) && typeof p.sku === 'string' && /^[A-Za-z0-9-]{3,}$/.test(p.sku),
+        );
+        if (!outsider) {
+          ctx.note(`no product outside categories=${slug} has a sku to search for: the category beside a search is not judged`);
+          return;
+        }
+        const sku = outsider.sku as string;
+        const beside = await allOf(ctx, { categories: slug, search: sku });
+        const outside = beside.products.filter((p) => !inCategory.has(p.id)).map((p) => `${p.id} ("${p.name}")`);
+        ctx.expect(
+          outside.length === 0,
+          `categories=${slug}&search=${sku} (the sku of product ${outsider.id}, not of that category) lists products outside categories=${slug}: ${outside.join(', ')}`,
+          beside.last,
+        );
       },
     },
     {
