@@ -1349,6 +1349,19 @@ function caseTwinEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): v
   res.body = walk(res.body);
 }
 
+/**
+ * Register hands the password to wp_insert_user() as sent, while login reads it with
+ * trim($request->get_param('password')) before wp_check_password(): a password that begins or ends with a
+ * blank is stored with it and verified without it, so its account never logs in. Emulated: the reference
+ * trims at both, so an accepted register's hash is made again of the password as sent.
+ */
+async function registerKeepsEdgeBlanks(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const body = res.body;
+  const raw = bodyField(req.raw.body, 'password').value;
+  if (!isObject(body) || body.status !== true || !isObject(body.user) || typeof raw !== 'string' || raw === raw.trim()) return;
+  ctx.db.prepare('UPDATE net_users SET user_pass = ? WHERE ID = ?').run(await hashPassword(raw), Number(body.user.ID));
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1945,6 +1958,13 @@ export const networkFaults: Fault[] = [
     },
     after(res, req, ctx) {
       caseTwinEnds(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-LOGIN-PASSWORD-TRIMMED',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') await registerKeepsEdgeBlanks(res, req, ctx);
     },
   },
 ];
