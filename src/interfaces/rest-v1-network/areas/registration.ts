@@ -266,12 +266,13 @@ export const registrationArea: AreaSpec<TreeState> = {
       title: "register C at A's right (sponsored by SFC_NET_USERNAME), then a third child under A: refused",
       needs: ['b'],
       async run(ctx: Ctx) {
-        // C's password holds a tag, a percent-encoded octet, a run of spaces and a backslash, and its
-        // username capitals (letters and digits still): NET-AUTH-01 logs in with both.
+        // C's password begins with a space and holds a tag, a percent-encoded octet, a run of spaces and a
+        // backslash, and its username capitals (letters and digits still): NET-AUTH-01 logs in with both.
+        // A target that trims the password at both register and login conforms; one that trims it at one only does not.
         // Its names hold an ampersand, an apostrophe and a combining mark, which NET-AUTH-09 expects back from that login.
         // And it runs past 72 bytes of UTF-8 in accented letters (fewer characters than bytes), where bcrypt
         // stops reading: NET-AUTH-03 changes only its tail.
-        const password = longPassword(`${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp `);
+        const password = longPassword(` ${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp `);
         const username = `${ctx.names.username()}CapsX`;
         // C's left is where NET-REG-02 sends one register twice at once, C's right where NET-REG-07 sends two
         // different ones at once: no other area may take them first.
@@ -296,7 +297,7 @@ export const registrationArea: AreaSpec<TreeState> = {
     {
       id: 'NET-AUTH-01',
       title:
-        'C logs in with the username and password it registered with (a username with capitals, a password holding <i>, %41, two spaces, a backslash and accented letters past 72 bytes)',
+        'C logs in with the username and password it registered with (a username with capitals, a password beginning with a space and holding <i>, %41, two spaces, a backslash and accented letters past 72 bytes)',
       needs: ['c'],
       async run(ctx: Ctx) {
         // Login is the only way back into an account: what register stored must be what login verifies.
