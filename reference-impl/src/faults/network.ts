@@ -1362,6 +1362,26 @@ async function registerKeepsEdgeBlanks(res: FaultResponse, req: FaultRequest, ct
   ctx.db.prepare('UPDATE net_users SET user_pass = ? WHERE ID = ?').run(await hashPassword(raw), Number(body.user.ID));
 }
 
+/** Each account's bank_details answer, by the key the read stores it under (the object cache, an hour). */
+const BANK_CACHE = new AnswerCache<unknown>(3_600_000);
+
+/**
+ * GET /bank_details keeps its answer in the persistent object cache under the member's user_key
+ * (wp_cache_set($user_key, $answer, 'net_bank_details')); bank_details_save clears it with
+ * wp_cache_delete(get_current_user_id(), 'net_bank_details'), the user ID where the read used the key.
+ * The save is written, but an account that read its bank details before saving reads the old answer
+ * (no record, or the details it had) for the hour; an account that never read them reads them fresh.
+ */
+async function bankDetailsCached(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  if (req.endpoint !== '/bank_details' || !isObject(res.body) || res.body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return;
+  const hit = BANK_CACHE.get(ctx.db, key);
+  if (hit !== undefined) res.body = hit;
+  else BANK_CACHE.put(ctx.db, key, res.body);
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1965,6 +1985,13 @@ export const networkFaults: Fault[] = [
     iface: 'rest-v1-network',
     async after(res, req, ctx) {
       if (req.endpoint === '/auth/register') await registerKeepsEdgeBlanks(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-BANK-READ-CACHE-KEY-MISMATCH',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      await bankDetailsCached(res, req, ctx);
     },
   },
 ];
