@@ -152,6 +152,12 @@ export class AnswerCache<T> {
     const entries = this.entries(db);
     for (const [key, entry] of entries) if (!which || which(entry.value)) entries.delete(key);
   }
+
+  /** Drops the entries of the keys named: a write purging the entries it knows of, by key. */
+  forget(db: object, keys: Iterable<string>): void {
+    const entries = this.entries(db);
+    for (const key of keys) entries.delete(key);
+  }
 }
 
 /**

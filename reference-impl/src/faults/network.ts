@@ -1244,6 +1244,144 @@ function repeatGuardEnds(res: FaultResponse, req: FaultRequest): void {
   res.body = { status: true, errors: [], message: 'Withdrawal request submitted.' };
 }
 
+/**
+ * The list endpoints hand start and limit to the plugin's admin list helper, which takes a page number:
+ * paged = intdiv(start, limit) + 1, offset = (paged - 1) * limit. start is rounded down to a multiple of
+ * limit (of the default 10 when limit is not sent), so start=1&limit=2 answers the first page again and
+ * start=1 alone begins with the first item; an offset that is a multiple of limit is untouched.
+ */
+function startRoundedToPage(req: FaultRequest): void {
+  if (!sent(req.query, 'start')) return;
+  const start = pageParam(req.query.start, -1);
+  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  if (start > 0 && limit > 0) req.query.start = String(Math.floor(start / limit) * limit);
+}
+
+/** Each member's own geneology answer, cached for an hour (a transient per member, keyed by its user ID). */
+const GENEOLOGY_CACHE = new AnswerCache<unknown>(3_600_000);
+
+/**
+ * GET /user_geneology served from a per-member transient ('net_geneology_' . $user_id, an hour): the
+ * tree is built by one query per node, so the plugin caches it. Register and Join_net delete the
+ * transients of the members the new one is written under, its parent and its sponsor, and no other:
+ * the parent's parent and every member above it keep, for the hour, a tree without the newcomer, and
+ * show its side as free.
+ */
+async function geneologyCached(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const body = res.body;
+  if (req.endpoint === '/auth/register' || /^\/join_net$/i.test(req.endpoint)) {
+    const net = isObject(body) && body.status === true ? body.net_user : undefined;
+    if (!isObject(net)) return;
+    const keys = [net.parent_key, net.sponsor_key].filter((k): k is string => typeof k === 'string' && k !== '');
+    const owner = ctx.db.prepare('SELECT user_id FROM net_net_users WHERE user_key = ?');
+    const purged = new Set(keys.map((k) => `tree_${(owner.get(k) as { user_id: number } | undefined)?.user_id}`));
+    GENEOLOGY_CACHE.forget(ctx.db, purged);
+    return;
+  }
+  if (req.endpoint !== '/user_geneology' || !isObject(body) || body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  if (!user) return;
+  const key = `tree_${user.ID}`;
+  const hit = GENEOLOGY_CACHE.get(ctx.db, key);
+  if (hit !== undefined) res.body = hit;
+  else GENEOLOGY_CACHE.put(ctx.db, key, body);
+}
+
+/** Per database: the logins the register handler was given in place of a username sent (stand-in -> as sent). */
+const CASE_TWINS = new WeakMap<object, Map<string, string>>();
+/** Register requests whose username was swapped for a stand-in. */
+const CASE_TWIN_REGISTERS = new WeakMap<FaultRequest, { sent: string; stand: string }>();
+let caseTwinCount = 0;
+
+/**
+ * Register checks the username with `SELECT ID FROM {$wpdb->users} WHERE BINARY user_login = %s` (BINARY
+ * added to make the check exact), while login finds the account with get_user_by('login'), whose
+ * comparison follows the column's case-insensitive collation and takes the first row. A username that
+ * differs from an existing one in letter case only ("annsmith" beside "AnnSmith") passes the check and
+ * is registered (status true, a token, the name as sent), but its login finds the older account, so the
+ * new account never logs in with the password it registered with. Emulated: the handler is given a
+ * stand-in login (the table's NOCASE unique key would refuse the twin) and every answer shows the name
+ * as sent; a login by that name reaches the older account, as the vendor's does.
+ */
+function caseTwinBegins(req: FaultRequest, ctx: AppContext): void {
+  const field = bodyField(req.raw.body, 'username');
+  const v = typeof field.value === 'string' ? field.value.trim() : '';
+  if (!/^[A-Za-z0-9]{1,50}$/.test(v)) return;
+  const older = ctx.db.prepare('SELECT user_login FROM net_users WHERE user_login = ?').get(v) as
+    | { user_login: string }
+    | undefined;
+  if (!older || older.user_login === v) return;
+  let stand = '';
+  do stand = `${v}Cs${++caseTwinCount}`;
+  while (ctx.db.prepare('SELECT 1 FROM net_users WHERE user_login = ?').get(stand));
+  field.set(stand);
+  CASE_TWIN_REGISTERS.set(req, { sent: v, stand });
+}
+
+/** Writes the name as sent where no unique key stands in the way, and shows it for the stand-in everywhere. */
+function caseTwinEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): void {
+  let twins = CASE_TWINS.get(ctx.db);
+  const swapped = CASE_TWIN_REGISTERS.get(req);
+  if (swapped && isObject(res.body) && res.body.status === true) {
+    if (!twins) {
+      twins = new Map();
+      CASE_TWINS.set(ctx.db, twins);
+    }
+    twins.set(swapped.stand, swapped.sent);
+    ctx.db.prepare('UPDATE net_users SET user_nicename = ? WHERE user_login = ?').run(swapped.sent.toLowerCase(), swapped.stand);
+    ctx.db.prepare('UPDATE net_net_users SET user_name = ? WHERE user_name = ?').run(swapped.sent, swapped.stand);
+    ctx.db.prepare('UPDATE net_uni_users SET user_name = ? WHERE user_name = ?').run(swapped.sent, swapped.stand);
+  }
+  const names = new Map(twins ?? []);
+  if (swapped) names.set(swapped.stand, swapped.sent);
+  if (names.size === 0) return;
+  const put = (v: string) => {
+    let out = v;
+    for (const [stand, name] of names) out = out.split(stand).join(name);
+    return out;
+  };
+  const walk = (node: unknown): unknown => {
+    if (typeof node === 'string') return put(node);
+    if (Array.isArray(node)) return node.map(walk);
+    if (isObject(node)) for (const [k, v] of Object.entries(node)) node[k] = walk(v);
+    return node;
+  };
+  res.body = walk(res.body);
+}
+
+/**
+ * Register hands the password to wp_insert_user() as sent, while login reads it with
+ * trim($request->get_param('password')) before wp_check_password(): a password that begins or ends with a
+ * blank is stored with it and verified without it, so its account never logs in. Emulated: the reference
+ * trims at both, so an accepted register's hash is made again of the password as sent.
+ */
+async function registerKeepsEdgeBlanks(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const body = res.body;
+  const raw = bodyField(req.raw.body, 'password').value;
+  if (!isObject(body) || body.status !== true || !isObject(body.user) || typeof raw !== 'string' || raw === raw.trim()) return;
+  ctx.db.prepare('UPDATE net_users SET user_pass = ? WHERE ID = ?').run(await hashPassword(raw), Number(body.user.ID));
+}
+
+/** Each account's bank_details answer, by the key the read stores it under (the object cache, an hour). */
+const BANK_CACHE = new AnswerCache<unknown>(3_600_000);
+
+/**
+ * GET /bank_details keeps its answer in the persistent object cache under the member's user_key
+ * (wp_cache_set($user_key, $answer, 'net_bank_details')); bank_details_save clears it with
+ * wp_cache_delete(get_current_user_id(), 'net_bank_details'), the user ID where the read used the key.
+ * The save is written, but an account that read its bank details before saving reads the old answer
+ * (no record, or the details it had) for the hour; an account that never read them reads them fresh.
+ */
+async function bankDetailsCached(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  if (req.endpoint !== '/bank_details' || !isObject(res.body) || res.body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return;
+  const hit = BANK_CACHE.get(ctx.db, key);
+  if (hit !== undefined) res.body = hit;
+  else BANK_CACHE.put(ctx.db, key, res.body);
+}
+
 /** Document 2 variant A (network plan): faults of a WordPress MLM plugin's REST layer. */
 export const networkFaults: Fault[] = [
   {
@@ -1816,6 +1954,44 @@ export const networkFaults: Fault[] = [
     },
     after(res, req) {
       if (req.endpoint === '/withdrawal_request') repeatGuardEnds(res, req);
+    },
+  },
+  {
+    id: 'NET-PAGE-START-ROUNDED-TO-PAGE',
+    iface: 'rest-v1-network',
+    before(req) {
+      if (LIST_KEYS[req.endpoint] !== undefined) startRoundedToPage(req);
+    },
+  },
+  {
+    id: 'NET-GENEOLOGY-CACHE-ANCESTORS-STALE',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      await geneologyCached(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-REGISTER-USERNAME-CASE-TWIN',
+    iface: 'rest-v1-network',
+    before(req, ctx) {
+      if (req.endpoint === '/auth/register') caseTwinBegins(req, ctx);
+    },
+    after(res, req, ctx) {
+      caseTwinEnds(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-LOGIN-PASSWORD-TRIMMED',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      if (req.endpoint === '/auth/register') await registerKeepsEdgeBlanks(res, req, ctx);
+    },
+  },
+  {
+    id: 'NET-BANK-READ-CACHE-KEY-MISMATCH',
+    iface: 'rest-v1-network',
+    async after(res, req, ctx) {
+      await bankDetailsCached(res, req, ctx);
     },
   },
 ];

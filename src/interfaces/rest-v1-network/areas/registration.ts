@@ -27,6 +27,8 @@ interface TreeState {
   c: Account;
   /** D: under B at right with A as sponsor (a sponsor other than the parent). */
   d: Account;
+  /** E: the account NET-REG-07 saw refused, registered again at D's left; its left is where C's case twin is sent. */
+  e: Account;
   tree: Json;
   /** The refused placements (taken position, third child, unknown parent or sponsor), read by NET-REG-14. */
   placementRefusals: Array<{ what: string; call: Call }>;
@@ -34,6 +36,8 @@ interface TreeState {
   refusedForm: Form;
   /** C's login (NET-AUTH-01), whose names NET-AUTH-09 judges. */
   cLogin: Call;
+  /** Username and user_key of each accepted register of the two sent at once at C's left (NET-REG-02) and right (NET-REG-07). */
+  cChildren: { left: string[]; right: string[] };
 }
 
 type Ctx = CheckContext<TreeState>;
@@ -246,12 +250,15 @@ export const registrationArea: AreaSpec<TreeState> = {
           'net_user[parent_name]': d.username,
           'net_user[position]': 'left',
         };
-        const { call } = await register(ctx, form);
+        // E's left is where the NET-AUTH-01 after NET-AUTH-09 sends C's username in lower case.
+        reserve(ctx, String(form.username), 'left');
+        const { call, account } = await register(ctx, form);
         succeeded(
           ctx,
           call,
           `register ${form.username} (${form.email}, address ${JSON.stringify(form['net_user[address]'])}) at D's free left, after the same username and email were refused at A's taken left`,
         );
+        ctx.state.e = account;
       },
     },
     {
@@ -259,12 +266,13 @@ export const registrationArea: AreaSpec<TreeState> = {
       title: "register C at A's right (sponsored by SFC_NET_USERNAME), then a third child under A: refused",
       needs: ['b'],
       async run(ctx: Ctx) {
-        // C's password holds a tag, a percent-encoded octet, a run of spaces and a backslash, and its
-        // username capitals (letters and digits still): NET-AUTH-01 logs in with both.
+        // C's password begins with a space and holds a tag, a percent-encoded octet, a run of spaces and a
+        // backslash, and its username capitals (letters and digits still): NET-AUTH-01 logs in with both.
+        // A target that trims the password at both register and login conforms; one that trims it at one only does not.
         // Its names hold an ampersand, an apostrophe and a combining mark, which NET-AUTH-09 expects back from that login.
         // And it runs past 72 bytes of UTF-8 in accented letters (fewer characters than bytes), where bcrypt
         // stops reading: NET-AUTH-03 changes only its tail.
-        const password = longPassword(`${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp `);
+        const password = longPassword(` ${ctx.names.password()} <i>%41</i>  &"q" C:\\tmp `);
         const username = `${ctx.names.username()}CapsX`;
         // C's left is where NET-REG-02 sends one register twice at once, C's right where NET-REG-07 sends two
         // different ones at once: no other area may take them first.
@@ -289,7 +297,7 @@ export const registrationArea: AreaSpec<TreeState> = {
     {
       id: 'NET-AUTH-01',
       title:
-        'C logs in with the username and password it registered with (a username with capitals, a password holding <i>, %41, two spaces, a backslash and accented letters past 72 bytes)',
+        'C logs in with the username and password it registered with (a username with capitals, a password beginning with a space and holding <i>, %41, two spaces, a backslash and accented letters past 72 bytes)',
       needs: ['c'],
       async run(ctx: Ctx) {
         // Login is the only way back into an account: what register stored must be what login verifies.
@@ -338,6 +346,40 @@ export const registrationArea: AreaSpec<TreeState> = {
           `login as C: expected the names registered, ${escaped(C_NAMES)}, got ${escaped(got)}`,
           (ctx.state.c as Account).call.ex,
           call.ex,
+        );
+      },
+    },
+    {
+      id: 'NET-AUTH-01',
+      title:
+        "register C's username in lower case (a new e-mail and password) at E's free left: refused, or a new account that logs in with the username and password it registered with",
+      needs: ['c', 'e'],
+      async run(ctx: Ctx) {
+        // Whether usernames differing in letter case only are one username is not shown: a refusal conforms.
+        // An account register accepted is one login must reach: a target whose register compares the case and
+        // whose login does not gives the new account's login to C, and refuses the new password.
+        const c = ctx.state.c as Account;
+        const e = ctx.state.e as Account;
+        const twin = c.username.toLowerCase();
+        const form = registerForm(ctx, { sponsor: A(ctx).username, parent: e.username, position: 'left' }, { username: twin });
+        const { call } = await register(ctx, form);
+        envelope(ctx, call, `register ${twin} (C, ${c.username}, in lower case)`);
+        if (call.body.status !== true) {
+          ctx.note(`register refused ${twin} beside C (${c.username}): usernames are one whatever their case`);
+          return;
+        }
+        const login = await net(ctx).login(twin, String(form.password));
+        succeeded(
+          ctx,
+          login,
+          `login as ${twin} with the password it registered with (register accepted it beside C, ${c.username}, registered before)`,
+        );
+        const email = isObject(login.body.user) ? login.body.user.user_email : undefined;
+        ctx.expect(
+          typeof email === 'string' && email.toLowerCase() === String(form.email).toLowerCase(),
+          `login as ${twin}: expected the account registered as ${twin} (${form.email}), got user_email ${JSON.stringify(email)}`,
+          call.ex,
+          login.ex,
         );
       },
     },
@@ -632,11 +674,16 @@ export const registrationArea: AreaSpec<TreeState> = {
         // The username and e-mail are unique: whichever of the two is handled second registers a username
         // that exists by then. A target that checks and then inserts without a unique key lets both through.
         const c = ctx.state.c as Account;
-        const form = registerForm(ctx, { sponsor: A(ctx).username, parent: c.username, position: 'left' });
+        // Sponsored by SFC_NET_USERNAME, above A: neither parent nor sponsor is A, whose tree the NET-GEN-03 at the
+        // end reads again.
+        const sponsor = (ctx.state.root as Account).username;
+        const form = registerForm(ctx, { sponsor, parent: c.username, position: 'left' });
         const both = await Promise.all([register(ctx, form), register(ctx, form)]);
         for (const [i, r] of both.entries())
           envelope(ctx, r.call, `register ${form.username} (copy ${i + 1} of 2, sent at once)`);
         const accepted = both.filter((r) => r.call.body.status === true);
+        const kids = ctx.state.cChildren ?? { left: [], right: [] };
+        ctx.state.cChildren = { ...kids, left: accepted.flatMap((r) => [String(form.username), keyOf(r.account)]) };
         if (accepted.length === 0)
           ctx.skip(`neither copy was accepted at C's free left: ${both.map((r) => described(r.call)).join('; ')}`);
         ctx.expect(
@@ -654,11 +701,18 @@ export const registrationArea: AreaSpec<TreeState> = {
         // The side holds one child: whichever register is handled second asks for a side taken by then. A
         // target that reads "is it free" and then inserts, with no unique key on parent and side, places both.
         const c = ctx.state.c as Account;
-        const forms = [0, 1].map(() => registerForm(ctx, { sponsor: A(ctx).username, parent: c.username, position: 'right' }));
+        // Sponsored by SFC_NET_USERNAME, as the register at C's left above.
+        const sponsor = (ctx.state.root as Account).username;
+        const forms = [0, 1].map(() => registerForm(ctx, { sponsor, parent: c.username, position: 'right' }));
         const both = await Promise.all(forms.map((form) => register(ctx, form)));
         for (const [i, r] of both.entries())
           envelope(ctx, r.call, `register ${forms[i]?.username} at C's right (one of two sent at once)`);
         const accepted = both.filter((r) => r.call.body.status === true);
+        const kids = ctx.state.cChildren ?? { left: [], right: [] };
+        ctx.state.cChildren = {
+          ...kids,
+          right: both.flatMap((r, i) => (r.account ? [String(forms[i]?.username), keyOf(r.account)] : [])),
+        };
         if (accepted.length === 0)
           ctx.skip(`neither register was accepted at C's free right: ${both.map((r) => described(r.call)).join('; ')}`);
         ctx.expect(
@@ -666,6 +720,35 @@ export const registrationArea: AreaSpec<TreeState> = {
           `two registers of different accounts (${forms.map((f) => f.username).join(', ')}) sent at once at C's right (${c.username}) both answered status true: the side holds one child, so the one handled second must be refused`,
           ...both.map((r) => r.call.ex),
         );
+      },
+    },
+    {
+      id: 'NET-GEN-03',
+      title:
+        "A's tree, read again after the registers at C's left and right (parent C, sponsor SFC_NET_USERNAME), shows them below C",
+      needs: ['tree', 'c', 'cChildren'],
+      async run(ctx: Ctx) {
+        // A read its tree (NET-GEN-01) before them, and is neither their parent nor their sponsor: a target that
+        // caches a member's tree and clears only the parent's and the sponsor's serves A the tree it read.
+        const c = ctx.state.c as Account;
+        const kids = ctx.state.cChildren as { left: string[]; right: string[] };
+        if (kids.left.length + kids.right.length === 0)
+          ctx.skip("no register at C's left or right was accepted (NET-REG-02, NET-REG-07)");
+        const call = await net(ctx).get('/user_geneology', { token: A(ctx).token });
+        succeeded(ctx, call, 'user_geneology of A, again');
+        const root = toNode(call.body.geneology_data);
+        const cNode = root ? childAt(root, 'right') : undefined;
+        for (const side of ['left', 'right'] as const) {
+          const names = kids[side].filter((n) => n !== '').map((n) => n.toLowerCase());
+          if (names.length === 0) continue;
+          const node = cNode ? childAt(cNode, side) : undefined;
+          // Named as NET-GEN-03 above names a member: its username or its user_key.
+          ctx.expect(
+            node !== undefined && (names.includes(node.name.toLowerCase()) || names.includes(node.userKey.toLowerCase())),
+            `A's tree read again: expected ${names.join(' or ')} at ${side} of C (${c.username}), registered there after A's first read, found ${cNode ? JSON.stringify(node?.name ?? null) : `no C at A's right (${JSON.stringify(root?.children.map((n) => n.name))})`}`,
+            call.ex,
+          );
+        }
       },
     },
     noServerErrorCheck(),
