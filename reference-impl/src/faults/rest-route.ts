@@ -161,7 +161,10 @@ const ADDRESS_COLUMNS = [
 /** RR-SEARCH-LIKE-WILDCARDS: the search (and paging) a listing request had, taken out before the handler. */
 const LIKE_SEARCH = new WeakMap<object, { search: string; limit: unknown; page: unknown }>();
 
-/** RR-CATEGORY-FILTER-KEYS-KEPT: the category ids a listing request named, taken out before the handler. */
+/**
+ * RR-CATEGORY-FILTER-KEYS-KEPT, RR-CATEGORY-IDS-STRPOS, RR-SEARCH-MODEL-OR-UNGROUPED: the category ids a listing
+ * request named, taken out before the handler so the fault applies them its own way (one fault is on at a time).
+ */
 const CATEGORY_FILTER = new WeakMap<object, string>();
 
 /** The category parameter of a listing request (the names the handler reads), or undefined when none is given. */
@@ -241,8 +244,11 @@ function byteCut(v: string, bytes: number): string {
 const germanFixed = (amount: string): string =>
   amount.replace(/\d{1,3}(?:,\d{3})*(?:\.\d+)?/, (n) => n.replace(/,/g, '').replace('.', ','));
 
-/** RR-CATEGORY-IDS-STRPOS, RR-SEARCH-MODEL-OR-UNGROUPED: the category_ids a listing request named, taken out before the handler. */
-const RAW_CATEGORY = new WeakMap<object, string>();
+/** Takes the category parameter out of a listing request before the handler, kept in CATEGORY_FILTER. */
+const takeCategory = (req: FaultRequest, category: string): void => {
+  CATEGORY_FILTER.set(req.raw, category);
+  for (const k of ['category_ids', 'category_id', 'path']) delete req.query[k];
+};
 
 /** The category ids of a product, as the module's getCategories() reads them (strings, as mysqli gives every column). */
 const categoryIdsOf = (ctx: AppContext, productId: number): string[] =>
@@ -777,8 +783,7 @@ export const restRouteFaults: Fault[] = [
     before(req) {
       const category = req.endpoint === 'product/listing' ? categoryParam(req) : undefined;
       if (category === undefined || req.query.limit !== undefined || req.query.page !== undefined) return;
-      CATEGORY_FILTER.set(req.raw, category);
-      for (const k of ['category_ids', 'category_id', 'path']) delete req.query[k];
+      takeCategory(req, category);
     },
     after(res, req, ctx) {
       const category = CATEGORY_FILTER.get(req.raw);
@@ -1444,11 +1449,10 @@ export const restRouteFaults: Fault[] = [
     before(req) {
       const category = req.endpoint === 'product/listing' ? categoryParam(req) : undefined;
       if (category === undefined || req.query.limit !== undefined || req.query.page !== undefined) return;
-      RAW_CATEGORY.set(req.raw, category);
-      for (const k of ['category_ids', 'category_id', 'path']) delete req.query[k];
+      takeCategory(req, category);
     },
     after(res, req, ctx) {
-      const category = RAW_CATEGORY.get(req.raw);
+      const category = CATEGORY_FILTER.get(req.raw);
       const d = data(res);
       if (category === undefined || !Array.isArray(d?.products)) return;
       d.products = d.products.filter(
@@ -1468,11 +1472,10 @@ export const restRouteFaults: Fault[] = [
       const search = req.query.search ?? req.query.filter_name;
       const category = categoryParam(req);
       if (typeof search !== 'string' || search.trim() === '' || category === undefined) return;
-      RAW_CATEGORY.set(req.raw, category);
-      for (const k of ['category_ids', 'category_id', 'path']) delete req.query[k];
+      takeCategory(req, category);
     },
     after(res, req, ctx) {
-      const category = RAW_CATEGORY.get(req.raw);
+      const category = CATEGORY_FILTER.get(req.raw);
       const d = data(res);
       const search = req.query.search ?? req.query.filter_name;
       if (category === undefined || typeof search !== 'string' || !Array.isArray(d?.products)) return;
