@@ -4,7 +4,7 @@ import { graphqlFaults } from './graphql.js';
 import type { Fault, FaultInterface, FaultRequest } from './model.js';
 import { networkFaults } from './network.js';
 import { restRouteFaults } from './rest-route.js';
-import { shopFaults } from './shop.js';
+import { shopFaults } from './shop/index.js';
 
 /** Every implemented fault, by id (the catalog is fixtures/faults/catalog.json). */
 export const FAULTS: ReadonlyMap<string, Fault> = new Map(

@@ -1,0 +1,133 @@
+import { PAGE_SIZE } from '../../shop/catalog.js';
+import { type Fault, isObject } from '../model.js';
+import { INNER_LISTING, ignoreParam } from './shared.js';
+
+export const productIdString: Fault = {
+  id: 'SHOP-PRODUCT-ID-STRING',
+  iface: 'rest-v1-shop',
+  after(res, req) {
+    const products = isObject(res.body) && isObject(res.body.data) ? res.body.data.products : undefined;
+    if (req.endpoint === '/products' && Array.isArray(products))
+      for (const p of products) if (isObject(p) && typeof p.id === 'number') p.id = String(p.id);
+  },
+};
+
+export const pageIgnored: Fault = {
+  id: 'SHOP-PAGE-IGNORED',
+  iface: 'rest-v1-shop',
+  before: (req) => ignoreParam(req, 'page', '1'),
+};
+
+export const searchIgnored: Fault = {
+  id: 'SHOP-SEARCH-IGNORED',
+  iface: 'rest-v1-shop',
+  before: (req) => ignoreParam(req, 'search'),
+};
+
+export const categoryIgnored: Fault = {
+  id: 'SHOP-CATEGORY-IGNORED',
+  iface: 'rest-v1-shop',
+  before: (req) => ignoreParam(req, 'categories'),
+};
+
+export const pagesUnfiltered: Fault = {
+  id: 'SHOP-PAGES-UNFILTERED',
+  iface: 'rest-v1-shop',
+  // total_pages from the published product count (wp_count_posts), whatever the filters matched.
+  after(res, req, ctx) {
+    const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+    if (req.endpoint !== '/products' || !data || typeof data.total_pages !== 'number' || data.total_pages === 0) return;
+    const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM shop_products').get() as { n: number };
+    data.total_pages = Math.ceil(n / PAGE_SIZE);
+  },
+};
+
+export const productsLastPageFilled: Fault = {
+  id: 'SHOP-PRODUCTS-LAST-PAGE-FILLED',
+  iface: 'rest-v1-shop',
+  // The listing fills its last page to a full page so that the app's grid has no hole: on the last page of a
+  // listing of several pages, the offset is found_posts - per_page instead of (page - 1) * per_page, so a partial
+  // last page starts with products of the page before it. A catalog of whole pages reads as before. Emulated for
+  // the GET listing: the page before is asked of the reference and its tail put before the last page's products.
+  async after(res, req) {
+    const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+    const page = Number(req.query.page);
+    if (req.endpoint !== '/products' || req.method !== 'GET' || !data || !Array.isArray(data.products)) return;
+    if (!Number.isInteger(page) || page < 2 || page !== data.total_pages || data.products.length >= PAGE_SIZE) return;
+    const url = new URL(req.raw.url, 'http://reference');
+    url.searchParams.set('page', String(page - 1));
+    const before = await req.raw.server.inject({
+      method: 'GET',
+      url: `${url.pathname}${url.search}`,
+      headers: Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<
+        string,
+        string
+      >,
+    });
+    const previous = (JSON.parse(before.body) as { data?: { products?: unknown[] } }).data?.products;
+    if (!Array.isArray(previous)) return;
+    data.products = [...previous.slice(data.products.length - PAGE_SIZE), ...data.products];
+  },
+};
+
+export const pagesTruncated: Fault = {
+  id: 'SHOP-PAGES-TRUNCATED',
+  iface: 'rest-v1-shop',
+  // The listing counts its matches itself (SELECT COUNT(*) with the filters) and writes total_pages as
+  // (int) ($found / $per_page): the division is truncated, not rounded up, so a listing whose last page is partial
+  // (categories=clothing: 14 products, pages of 10) reports one page too few, and a listing of fewer matches than a
+  // page reports total_pages 0 beside its products. Listings of whole pages (the catalog of 30) read as before.
+  async after(res, req) {
+    if (req.endpoint !== '/products' || req.raw.headers['x-sfc-fault-count'] !== undefined) return;
+    const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+    if (!data || typeof data.total_pages !== 'number' || data.total_pages < 1 || !Array.isArray(data.products)) return;
+    const total = data.total_pages;
+    const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+    let lastPage = Number(q.page) === total ? data.products.length : undefined;
+    if (lastPage === undefined) {
+      // The handler's own count is not at hand at the edge: the listing's last page is asked for, and its length tells.
+      const url = new URL(req.raw.url, 'http://reference');
+      if (req.method === 'GET') url.searchParams.set('page', String(total));
+      const inner = await req.raw.server.inject({
+        method: req.method as 'GET' | 'POST',
+        url: `${url.pathname}${url.search}`,
+        headers: { ...req.raw.headers, 'x-sfc-fault-count': '1' },
+        ...(req.method === 'GET' ? {} : { payload: { ...(isObject(req.raw.body) ? req.raw.body : {}), page: String(total) } }),
+      });
+      const products = (JSON.parse(inner.body) as { data?: { products?: unknown[] } }).data?.products;
+      if (!Array.isArray(products)) return;
+      lastPage = products.length;
+    }
+    data.total_pages = Math.trunc(((total - 1) * PAGE_SIZE + lastPage) / PAGE_SIZE);
+  },
+};
+
+export const productsLookaheadKept: Fault = {
+  id: 'SHOP-PRODUCTS-LOOKAHEAD-KEPT',
+  iface: 'rest-v1-shop',
+  // The listing asks WP_Query for per_page + 1 products to tell the app whether a next page exists (the row after the
+  // page), and answers the posts without array_pop()ing that look-ahead row: every page but the last lists 11 products,
+  // the 11th being the first product of the next page, which that page lists again. total_pages comes from found_posts
+  // and reads as before; so does a listing of one page.
+  async after(res, req) {
+    if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined) return;
+    const data = isObject(res.body) && res.body.status === true && isObject(res.body.data) ? res.body.data : undefined;
+    if (!data || !Array.isArray(data.products) || data.products.length !== PAGE_SIZE) return;
+    const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+    const page = Number(q.page);
+    if (!Number.isInteger(page) || typeof data.total_pages !== 'number' || page >= data.total_pages) return;
+    const url = new URL(req.raw.url, 'http://reference');
+    if (req.method === 'GET') url.searchParams.set('page', String(page + 1));
+    const next = await req.raw.server.inject({
+      method: req.method as 'GET' | 'POST',
+      url: `${url.pathname}${url.search}`,
+      headers: {
+        ...(Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<string, string>),
+        [INNER_LISTING]: '1',
+      },
+      ...(req.method === 'GET' ? {} : { payload: { ...(isObject(req.raw.body) ? req.raw.body : {}), page: String(page + 1) } }),
+    });
+    const following = (JSON.parse(next.body) as { data?: { products?: unknown[] } }).data?.products;
+    if (Array.isArray(following) && following.length > 0) data.products = [...data.products, following[0]];
+  },
+};

@@ -1,0 +1,249 @@
+import { bodyOf, str } from '../../http/body.js';
+import { currencyCode, identify, money, now } from '../../shop/common.js';
+import { cartLines } from '../../shop/pricing.js';
+import { AnswerCache, isNumeric } from '../emulation.js';
+import { bodyField, eachObject, type Fault, isObject, mapKey } from '../model.js';
+import { refusedFor } from './shared.js';
+
+/** The billing fields of order create that the order stores (B. Shop variant), besides the payment method. */
+const BILLING = ['first_name', 'last_name', 'country', 'city', 'state', 'postcode', 'phone', 'email', 'address_1'] as const;
+
+/** GET /orders answers by customer and request URI, as the add-on's transients hold them (SHOP-ORDERS-LIST-STALE). */
+const ORDERS_CACHE = new AnswerCache<{ status: number; body: unknown }>(10_000);
+
+/** Order create bodies whose phone passed as numeric and 10 bytes long: the phone as sent. */
+const NUMERIC_PHONES = new WeakMap<object, string>();
+
+export const orderDateString: Fault = {
+  id: 'SHOP-ORDER-DATE-STRING',
+  iface: 'rest-v1-shop',
+  after(res, req) {
+    if (req.endpoint !== '/orders') return;
+    for (const k of ['date_created', 'date_modified'])
+      mapKey(res.body, k, (v) => (isObject(v) && typeof v.date === 'string' ? v.date.slice(0, 19) : v));
+  },
+};
+
+export const orderQtyOne: Fault = {
+  id: 'SHOP-ORDER-QTY-ONE',
+  iface: 'rest-v1-shop',
+  // Order lines added without their quantity (WC_Order::add_product defaults to 1); the total still comes from the cart.
+  after(res, req) {
+    if (req.endpoint !== '/orders' && req.endpoint !== '/order/create') return;
+    eachObject(isObject(res.body) ? res.body.data : undefined, (o) => {
+      if (!Array.isArray(o.items)) return;
+      for (const item of o.items)
+        if (isObject(item) && 'quantity' in item) item.quantity = typeof item.quantity === 'number' ? 1 : '1';
+    });
+  },
+};
+
+export const ordersStartPaged: Fault = {
+  id: 'SHOP-ORDERS-START-PAGED',
+  iface: 'rest-v1-shop',
+  // start and limit mapped to a page number (paged = floor(start / limit) + 1): a start that is not a
+  // multiple of limit is rounded down to one.
+  before(req) {
+    if (req.endpoint !== '/orders') return;
+    const start = Number(req.query.start);
+    const limit = Number(req.query.limit);
+    if (Number.isInteger(start) && Number.isInteger(limit) && start > 0 && limit > 0)
+      req.query.start = String(Math.floor(start / limit) * limit);
+  },
+};
+
+export const orderTotalNoQty: Fault = {
+  id: 'SHOP-ORDER-TOTAL-NO-QTY',
+  iface: 'rest-v1-shop',
+  // The order total summed from the product prices, each line counted once whatever its quantity, less the
+  // discount: right for carts of quantity 1 only.
+  after(res, req, ctx) {
+    if (req.endpoint !== '/orders' && req.endpoint !== '/order/create') return;
+    const unitSum = ctx.db.prepare(
+      `SELECT COALESCE(SUM(i.subtotal_cents / i.quantity), 0) AS units, o.discount_cents, o.shipping_cents
+       FROM shop_orders o LEFT JOIN shop_order_items i ON i.order_id = o.id WHERE o.id = ? GROUP BY o.id`,
+    );
+    eachObject(isObject(res.body) ? res.body.data : undefined, (o) => {
+      if (typeof o.order_id !== 'number' || typeof o.total !== 'string') return;
+      const row = unitSum.get(o.order_id) as { units: number; discount_cents: number; shipping_cents: number } | undefined;
+      if (row) o.total = money(Math.max(0, row.units - row.discount_cents) + row.shipping_cents);
+    });
+  },
+};
+
+export const refusedOrderKept: Fault = {
+  id: 'SHOP-REFUSED-ORDER-KEPT',
+  iface: 'rest-v1-shop',
+  // The order is created from the cart (wc_create_order, pending) before the billing fields are validated: a
+  // create refused for a missing or invalid billing field leaves a pending order, listed by GET /orders; the cart
+  // stays for the retry.
+  async after(res, req, ctx) {
+    if (req.endpoint !== '/order/create' || !refusedFor(res.body, BILLING)) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const { body } = bodyOf(req.raw);
+    const method = ctx.db
+      .prepare('SELECT id, title FROM shop_payment_methods WHERE id = ?')
+      .get(str(body.payment_method) ?? '') as { id: string; title: string } | undefined;
+    const lines = cartLines(ctx.db, user.id);
+    if (!method || lines.length === 0) return;
+    const billing = Object.fromEntries(BILLING.map((f) => [f, str(body[f]) ?? '']));
+    const cents = lines.reduce((n, l) => n + l.unit_cents * l.quantity, 0);
+    const at = now();
+    const orderId = ctx.db
+      .prepare(
+        `INSERT INTO shop_orders (user_id, status, currency, payment_method, payment_title, billing, subtotal_cents, discount_cents,
+           shipping_cents, total_cents, date_created, date_modified) VALUES (?, 'pending', ?, ?, ?, ?, ?, 0, 0, ?, ?, ?)`,
+      )
+      .run(
+        user.id,
+        currencyCode(ctx),
+        method.id,
+        str(body.payment_method_title) || method.title,
+        JSON.stringify(billing),
+        cents,
+        cents,
+        at,
+        at,
+      ).lastInsertRowid;
+    const item = ctx.db.prepare(
+      'INSERT INTO shop_order_items (order_id, product_id, item_name, quantity, subtotal_cents, total_cents) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    for (const l of lines)
+      item.run(orderId, l.product_id, l.name, l.quantity, l.unit_cents * l.quantity, l.unit_cents * l.quantity);
+  },
+};
+
+export const orderItemsLastLine: Fault = {
+  id: 'SHOP-ORDER-ITEMS-LAST-LINE',
+  iface: 'rest-v1-shop',
+  // The summary's items is assigned inside the loop over the order's lines ($items = [[...]] instead of
+  // $items[] = [...]): an order of several lines lists its last line only.
+  after(res, req) {
+    if (req.endpoint !== '/orders' && req.endpoint !== '/order/create') return;
+    eachObject(isObject(res.body) ? res.body.data : undefined, (o) => {
+      if ('order_id' in o && Array.isArray(o.items) && o.items.length > 1) o.items = o.items.slice(-1);
+    });
+  },
+};
+
+export const orderPhoneIsNumeric: Fault = {
+  id: 'SHOP-ORDER-PHONE-IS-NUMERIC',
+  iface: 'rest-v1-shop',
+  // order/create checks "10 digits" as is_numeric($phone) && strlen($phone) == 10: a sign, a decimal point, an
+  // exponent or a blank before or after counts among the ten, so "12345678.9" (nine digits) passes and is filed.
+  before(req) {
+    if (req.endpoint !== '/order/create' || req.method !== 'POST') return;
+    const field = bodyField(req.raw.body, 'phone');
+    const v = field.value;
+    if (typeof v !== 'string' || /^\d{10}$/.test(v) || Buffer.byteLength(v) !== 10 || !isNumeric(v)) return;
+    // The reference's handler would refuse it: it gets a stand-in of ten digits, the order the phone sent.
+    field.set('0000000000');
+    NUMERIC_PHONES.set(req.raw, v);
+  },
+  async after(res, req, ctx) {
+    const phone = NUMERIC_PHONES.get(req.raw);
+    if (phone === undefined || !isObject(res.body) || res.body.status !== true) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    ctx.db
+      .prepare(
+        "UPDATE shop_orders SET billing = json_set(billing, '$.phone', ?) WHERE id = (SELECT MAX(id) FROM shop_orders WHERE user_id = ?)",
+      )
+      .run(phone, user.id);
+  },
+};
+
+export const ordersCountryFromCustomer: Fault = {
+  id: 'SHOP-ORDERS-COUNTRY-FROM-CUSTOMER',
+  iface: 'rest-v1-shop',
+  // The order summary reads billing_country from the customer ($customer->get_billing_country()), not from the order:
+  // checkout saves the billing address to the customer, so every order of the account is listed with the country of
+  // its latest order. An account whose orders all share one country reads as before.
+  async after(res, req, ctx) {
+    if ((req.endpoint !== '/orders' && req.endpoint !== '/order/create') || !isObject(res.body)) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const latest = ctx.db.prepare('SELECT billing FROM shop_orders WHERE user_id = ? ORDER BY id DESC LIMIT 1').get(user.id) as
+      | { billing: string }
+      | undefined;
+    const country = latest ? (JSON.parse(latest.billing) as { country?: unknown }).country : undefined;
+    if (typeof country !== 'string') return;
+    eachObject(res.body.data, (o) => {
+      if ('order_id' in o && typeof o.billing_country === 'string') o.billing_country = country;
+    });
+  },
+};
+
+export const ordersListStale: Fault = {
+  id: 'SHOP-ORDERS-LIST-STALE',
+  iface: 'rest-v1-shop',
+  // GET /orders keeps its answer in a transient of ten seconds per customer and URI to spare wc_get_orders() on an
+  // app's burst of reads; the purge is hooked to woocommerce_new_order, which the add-on's own create path (it
+  // inserts the order itself) never fires: an order placed within ten seconds of a list read is missing from the
+  // account's next read. A list first read after the order reads as before.
+  async after(res, req, ctx) {
+    if (req.endpoint !== '/orders' || req.method !== 'GET') return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const key = `${user.id} ${req.raw.url}`;
+    const held = ORDERS_CACHE.get(ctx.db, key);
+    if (held) {
+      res.status = held.status;
+      res.body = held.body;
+    } else ORDERS_CACHE.put(ctx.db, key, { status: res.status, body: res.body });
+  },
+};
+
+export const orderLinesMovedByReorder: Fault = {
+  id: 'SHOP-ORDER-LINES-MOVED-BY-REORDER',
+  iface: 'rest-v1-shop',
+  // The add-on keeps the app's order history lines in its own table with the cart item key as primary key, written
+  // with $wpdb->replace(); the key is the same for a product in every cart of the account, so an order of a product the
+  // account ordered before takes that line over: the earlier order is listed without it (its total unchanged).
+  after(res, req, ctx) {
+    if ((req.endpoint !== '/orders' && req.endpoint !== '/order/create') || !isObject(res.body)) return;
+    const lines = ctx.db.prepare(
+      `SELECT EXISTS (SELECT 1 FROM shop_order_items j JOIN shop_orders o2 ON o2.id = j.order_id
+                      WHERE j.product_id = i.product_id AND o2.user_id = o.user_id AND j.order_id > i.order_id) AS moved
+       FROM shop_order_items i JOIN shop_orders o ON o.id = i.order_id WHERE i.order_id = ? ORDER BY i.id`,
+    );
+    eachObject(res.body.data, (o) => {
+      if (typeof o.order_id !== 'number' || !Array.isArray(o.items)) return;
+      const moved = (lines.all(o.order_id) as { moved: number }[]).map((l) => l.moved === 1);
+      if (moved.length === o.items.length && moved.some(Boolean)) o.items = o.items.filter((_, i) => !moved[i]);
+    });
+  },
+};
+
+export const orderCouponsQueryOnly: Fault = {
+  id: 'SHOP-ORDER-COUPONS-QUERY-ONLY',
+  iface: 'rest-v1-shop',
+  // order/create reads coupons with $request->get_query_params() (the code was copied from GET /cart, whose coupons[]
+  // rides in the query): coupons sent in the body, as the document's order form sends them, are never applied, and
+  // the order is placed at the full price with status true.
+  before(req) {
+    if (req.endpoint !== '/order/create' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+    const body = req.raw.body;
+    for (const name of Object.keys(body)) if (/^coupons(\[\d*\])?$/.test(name)) delete body[name];
+    for (const [name, value] of Object.entries(req.query)) if (/^coupons(\[\d*\])?$/.test(name)) body[name] = value;
+  },
+};
+
+export const ordersSliceMinusOne: Fault = {
+  id: 'SHOP-ORDERS-SLICE-MINUS-ONE',
+  iface: 'rest-v1-shop',
+  // GET /orders fetches the account's orders (wc_get_orders, limit -1) and pages them with
+  // array_slice($orders, $start, $limit), with $limit defaulting to -1, WordPress's "all": array_slice reads a
+  // negative length as "stop that many from the end", so a list without limit omits its last (oldest) order, and an
+  // account with one order is listed none. A request with limit reads as before.
+  after(res, req) {
+    if (req.endpoint !== '/orders' || req.method !== 'GET') return;
+    if (req.query.limit !== undefined && req.query.limit !== '') return;
+    const data = isObject(res.body) && res.body.status === true && isObject(res.body.data) ? res.body.data : undefined;
+    if (!data || !Array.isArray(data.orders) || data.orders.length === 0) return;
+    const orders = data.orders.slice(0, -1);
+    data.orders = orders;
+    if (orders.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
+  },
+};
