@@ -251,3 +251,24 @@ export const addQtyEmptyDefaultOne: Fault = {
     if (field.value !== undefined && phpEmpty(field.value)) field.set('1');
   },
 };
+
+/** PHP's absint(): the leading integer of a numeric prefix, made positive; 0 for text that starts with none. */
+function absint(v: unknown): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? Math.abs(Math.trunc(v)) : 0;
+  const lead = typeof v === 'string' ? /^\s*[+-]?\d+/.exec(v)?.[0] : undefined;
+  return lead === undefined ? 0 : Math.abs(Number.parseInt(lead, 10));
+}
+
+export const addProductIdAbsint: Fault = {
+  id: 'SHOP-ADD-PRODUCT-ID-ABSINT',
+  iface: 'rest-v1-shop',
+  // add-item reads `$product_id = absint($request['product_id'])` and validates what is left: "abc" becomes 0 and is
+  // refused as before, but a product_id such as "12.5" or "12abc" becomes 12 and adds product 12.
+  before(req) {
+    if (req.endpoint !== '/cart/add-item' || req.method !== 'POST') return;
+    const field = bodyField(req.raw.body, 'product_id');
+    const v = field.value;
+    if (v === undefined || v === '' || (typeof v === 'string' && /^\d+$/.test(v)) || Number.isInteger(v)) return;
+    if (typeof v === 'string' || typeof v === 'number') field.set(String(absint(v)));
+  },
+};

@@ -1,4 +1,5 @@
 import { PAGE_SIZE } from '../../shop/catalog.js';
+import { identify } from '../../shop/common.js';
 import { type Fault, isObject } from '../model.js';
 import { INNER_LISTING, ignoreParam } from './shared.js';
 
@@ -129,5 +130,19 @@ export const productsLookaheadKept: Fault = {
     });
     const following = (JSON.parse(next.body) as { data?: { products?: unknown[] } }).data?.products;
     if (Array.isArray(following) && following.length > 0) data.products = [...data.products, following[0]];
+  },
+};
+
+export const productNeedsToken: Fault = {
+  id: 'SHOP-PRODUCT-NEEDS-TOKEN',
+  iface: 'rest-v1-shop',
+  // The add-on registers /product/<id> with the same permission_callback as the cart and orders routes (the token
+  // check): the single product answers only a request that sends a valid token.
+  async after(res, req, ctx) {
+    if (!req.endpoint.startsWith('/product/')) return;
+    const user = await identify(req.raw, ctx);
+    if (!('status' in user)) return;
+    res.status = 401;
+    res.body = user;
   },
 };

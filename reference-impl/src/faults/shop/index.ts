@@ -11,6 +11,7 @@ import {
   tokenUnchecked,
 } from './auth.js';
 import {
+  addProductIdAbsint,
   addQtyEmptyDefaultOne,
   addZeroNewLine,
   cartCachedByUri,
@@ -44,6 +45,7 @@ import {
   pagesTruncated,
   pagesUnfiltered,
   productIdString,
+  productNeedsToken,
   productsLastPageFilled,
   productsLookaheadKept,
   searchIgnored,
@@ -62,12 +64,14 @@ import {
 import {
   orderCouponsQueryOnly,
   orderDateString,
+  orderEmptyCartAccepted,
   orderItemsLastLine,
   orderLinesMovedByReorder,
   orderPhoneIsNumeric,
   orderQtyOne,
   ordersCountryFromCustomer,
   ordersListStale,
+  ordersOffsetNeedsLimit,
   ordersSliceMinusOne,
   ordersStartPaged,
   orderTotalNoQty,
@@ -79,6 +83,7 @@ import {
   nameAstralStripped,
   registerEmailUntrimmedCheck,
   registerEmptyNames,
+  registerExistsElseif,
   registerNamesAfterInsert,
   registerRaceDuplicate,
   registerUsernameTrailingNewline,
@@ -158,4 +163,9 @@ export const shopFaults: Fault[] = [
   addQtyEmptyDefaultOne,
   loginUnknownCached,
   searchSkuOrUngrouped,
+  ordersOffsetNeedsLimit,
+  registerExistsElseif,
+  productNeedsToken,
+  orderEmptyCartAccepted,
+  addProductIdAbsint,
 ];

@@ -4,7 +4,7 @@ import { hashPassword } from '../../passwords.js';
 import { now, type ShopUser } from '../../shop/common.js';
 import { InFlight, pause, urldecode, utf8mb3 } from '../emulation.js';
 import { bodyField, type Fault, isObject } from '../model.js';
-import { refusedFor } from './shared.js';
+import { failed, refusedFor } from './shared.js';
 
 /** WordPress remove_accents(), meant for slugs and usernames: Latin letters lose their accents, other scripts stay. */
 const LETTERS: Record<string, string> = {
@@ -275,5 +275,17 @@ export const usernameLowercased: Fault = {
     if (req.endpoint !== '/auth/register' || req.method !== 'POST') return;
     const field = bodyField(req.raw.body, 'username');
     if (typeof field.value === 'string') field.set(field.value.toLowerCase());
+  },
+};
+
+export const registerExistsElseif: Fault = {
+  id: 'SHOP-REGISTER-EXISTS-ELSEIF',
+  iface: 'rest-v1-shop',
+  // register tests the clashes as `if (username_exists($u)) {...} elseif (email_exists($e)) {...}`: a username and
+  // an e-mail both taken answer the username's error only.
+  after(res, req) {
+    if (req.endpoint !== '/auth/register' || !failed(res.body) || !isObject(res.body.errors)) return;
+    const errors = res.body.errors;
+    if (/exist/i.test(String(errors.username ?? '')) && /exist/i.test(String(errors.email ?? ''))) delete errors.email;
   },
 };

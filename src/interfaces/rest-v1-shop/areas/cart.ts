@@ -154,6 +154,7 @@ export const cartArea: AreaSpec<CartState> = {
     },
     {
       // Found by mutation testing: a handler that refused these without naming the field survived the suite.
+      // Sharpened in the eighteenth fault wave (SHOP-ADD-PRODUCT-ID-ABSINT): a product_id cast to an integer first.
       id: 'SHOP-CART-20',
       title: 'add-item with a product_id or a quantity that is not an integer: errors keyed by that field',
       needs: ['account', 'product'],
@@ -161,6 +162,11 @@ export const cartArea: AreaSpec<CartState> = {
         const token = ctx.state.other!.token;
         const a = await addItem(ctx, token, 'abc', 1);
         expectFieldError(ctx, a, envelope(ctx, a, 'cart-add-item'), 'product_id', 'add-item with product_id "abc"');
+        // A fraction that starts with a real product's id: a target that casts before it validates (PHP absint(),
+        // intval()) refuses "abc" as 0 yet reads this one as the product and adds it.
+        const fraction = `${ctx.state.product!.id}.5`;
+        const f = await addItem(ctx, token, fraction, 1);
+        expectFieldError(ctx, f, envelope(ctx, f, 'cart-add-item'), 'product_id', `add-item with product_id "${fraction}"`);
         const b = await addItem(ctx, token, ctx.state.product!.id, 'two');
         expectFieldError(ctx, b, envelope(ctx, b, 'cart-add-item'), 'quantity', 'add-item with quantity "two"');
       },
