@@ -67,6 +67,7 @@ import {
   orderEmptyCartAccepted,
   orderItemsLastLine,
   orderLinesMovedByReorder,
+  orderPersistentCartStale,
   orderPhoneIsNumeric,
   orderQtyOne,
   ordersCountryFromCustomer,
@@ -168,4 +169,5 @@ export const shopFaults: Fault[] = [
   productNeedsToken,
   orderEmptyCartAccepted,
   addProductIdAbsint,
+  orderPersistentCartStale,
 ];

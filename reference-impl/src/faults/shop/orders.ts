@@ -1,3 +1,4 @@
+import type { AppContext } from '../../context.js';
 import { bodyOf, str } from '../../http/body.js';
 import { currencyCode, identify, money, now } from '../../shop/common.js';
 import { cartLines } from '../../shop/pricing.js';
@@ -292,5 +293,64 @@ export const orderEmptyCartAccepted: Fault = {
       ).lastInsertRowid;
     res.status = 200;
     res.body = { status: true, errors: [], message: 'Order created.', data: { order_id: Number(orderId), total: money(0) } };
+  },
+};
+
+/**
+ * SHOP-ORDER-PERSISTENT-CART-STALE: each account's persistent cart by database (item key -> quantity), as add-item and
+ * remove-item save it; update-quantities leaves it as it was.
+ */
+const PERSISTENT_CARTS = new WeakMap<object, Map<number, Map<string, number>>>();
+/** The quantities an order create found in the cart before the persistent ones stood in for them, by request. */
+const LIVE_QUANTITIES = new WeakMap<object, { userId: number; quantities: Map<string, number> }>();
+
+function persistentCart(ctx: AppContext, userId: number): Map<string, number> {
+  const byUser = PERSISTENT_CARTS.get(ctx.db) ?? new Map<number, Map<string, number>>();
+  PERSISTENT_CARTS.set(ctx.db, byUser);
+  const cart = byUser.get(userId) ?? new Map<string, number>();
+  byUser.set(userId, cart);
+  return cart;
+}
+
+export const orderPersistentCartStale: Fault = {
+  id: 'SHOP-ORDER-PERSISTENT-CART-STALE',
+  iface: 'rest-v1-shop',
+  // The add-on keeps the cart in its session row, and add-item and remove-item also save it to the customer's
+  // persistent cart (user meta) with WC()->cart->persistent_cart_update(); update-quantities sets the quantities in
+  // the session only. Order create rebuilds the cart from the persistent cart: a line whose quantity was updated is
+  // ordered with the quantity add-item last saved, while GET /cart shows the new one.
+  async before(req, ctx) {
+    if (req.endpoint !== '/order/create' || req.method !== 'POST') return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const saved = persistentCart(ctx, user.id);
+    const quantities = new Map<string, number>();
+    const set = ctx.db.prepare('UPDATE shop_cart_items SET quantity = ? WHERE user_id = ? AND item_key = ?');
+    for (const l of cartLines(ctx.db, user.id)) {
+      const q = saved.get(l.item_key);
+      if (q === undefined || q === l.quantity) continue;
+      quantities.set(l.item_key, l.quantity);
+      set.run(q, user.id, l.item_key);
+    }
+    LIVE_QUANTITIES.set(req.raw, { userId: user.id, quantities });
+  },
+  async after(res, req, ctx) {
+    const cartWrite = req.endpoint === '/cart/add-item' || req.endpoint.startsWith('/cart/remove-item');
+    if (req.endpoint === '/order/create') {
+      const live = LIVE_QUANTITIES.get(req.raw);
+      if (!live) return;
+      // A refused create leaves the session's cart as it was.
+      if (!isObject(res.body) || res.body.status !== true) {
+        const set = ctx.db.prepare('UPDATE shop_cart_items SET quantity = ? WHERE user_id = ? AND item_key = ?');
+        for (const [key, q] of live.quantities) set.run(q, live.userId, key);
+      } else persistentCart(ctx, live.userId).clear();
+      return;
+    }
+    if (!cartWrite || !isObject(res.body) || res.body.status !== true) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const saved = persistentCart(ctx, user.id);
+    saved.clear();
+    for (const l of cartLines(ctx.db, user.id)) saved.set(l.item_key, l.quantity);
   },
 };

@@ -13,6 +13,7 @@ import {
   readCart,
   register,
   skipIfOutOfStock,
+  updateQuantities,
 } from '../flows.js';
 
 // Order create (its response is not shown) and the orders list that must then hold the order.
@@ -165,11 +166,31 @@ export const ordersArea: AreaSpec<OrderState> = {
     },
     {
       id: 'SHOP-CART-01',
-      title: `put a second product in the cart (quantity ${SECOND_QTY})`,
+      title: 'put a second product in the cart (quantity 1)',
       needs: ['product'],
       run: async (ctx: C) => {
         const token = ctx.state.account!.token;
-        ctx.state.second = (await addPurchasable(ctx, token, SECOND_QTY, [ctx.state.product!.id])).product;
+        ctx.state.second = (await addPurchasable(ctx, token, 1, [ctx.state.product!.id])).product;
+      },
+    },
+    {
+      // The order is placed after an update-quantities: a target whose order create reads another copy of the cart
+      // than the one update-quantities writes orders the quantity added, not the one the cart shows (wave 18).
+      id: 'SHOP-CART-15',
+      title: `update the second product's quantity to ${SECOND_QTY} before the order`,
+      needs: ['second'],
+      run: async (ctx: C) => {
+        const token = ctx.state.account!.token;
+        const { ex, data } = await readCart(ctx, token);
+        const item = data.cart_items.find((i) => Number(i.product_id) === ctx.state.second!.id);
+        ctx.expect(item, `the cart does not list product ${ctx.state.second!.id} just added`, ex);
+        const up = await updateQuantities(ctx, token, { [item.key]: SECOND_QTY });
+        const body = envelope(ctx, up, 'cart-update-quantities');
+        ctx.expect(
+          body.status === true,
+          `update-quantities of product ${ctx.state.second!.id} to ${SECOND_QTY}: expected status true, got ${String(body.status)}: "${body.message}"`,
+          up,
+        );
       },
     },
     {
