@@ -146,3 +146,14 @@ export const productNeedsToken: Fault = {
     res.body = user;
   },
 };
+
+export const pagesAtLeastOne: Fault = {
+  id: 'SHOP-PAGES-AT-LEAST-ONE',
+  iface: 'rest-v1-shop',
+  // The listing answers `'total_pages' => max(1, $query->max_num_pages)` so that an app never shows "page 1 of 0": a
+  // listing with no match answers total_pages 1 beside its no-products message.
+  after(res, req) {
+    if (req.endpoint !== '/products' || !isObject(res.body) || !isObject(res.body.data)) return;
+    if (res.body.data.total_pages === 0) res.body.data.total_pages = 1;
+  },
+};

@@ -28,6 +28,7 @@ import {
 } from './cart.js';
 import {
   removeAnyCart,
+  removeCountBefore,
   removedLineRestored,
   removeRemovedKeySucceeds,
   updateAnyCart,
@@ -42,6 +43,7 @@ import {
 import {
   categoryIgnored,
   pageIgnored,
+  pagesAtLeastOne,
   pagesTruncated,
   pagesUnfiltered,
   productIdString,
@@ -170,4 +172,6 @@ export const shopFaults: Fault[] = [
   orderEmptyCartAccepted,
   addProductIdAbsint,
   orderPersistentCartStale,
+  removeCountBefore,
+  pagesAtLeastOne,
 ];
