@@ -123,3 +123,22 @@ export const loginUnknownCached: Fault = {
     if (!known) LOGIN_MISSES.put(ctx.db, key, true);
   },
 };
+
+export const loginNamesFromBilling: Fault = {
+  id: 'SHOP-LOGIN-NAMES-FROM-BILLING',
+  iface: 'rest-v1-shop',
+  // login answers first_name and last_name from the customer's billing_first_name / billing_last_name meta (falling
+  // back to the account's names while they are empty), and checkout saves each order's billing details there: after
+  // an order billed to someone else, login answers that order's names instead of the account's.
+  after(res, req, ctx) {
+    if (req.endpoint !== '/auth/login' || !isObject(res.body) || res.body.status !== true || !isObject(res.body.user)) return;
+    const user = res.body.user;
+    const latest = ctx.db
+      .prepare('SELECT billing FROM shop_orders WHERE user_id = ? ORDER BY id DESC LIMIT 1')
+      .get(Number(user.ID)) as { billing: string } | undefined;
+    if (!latest) return;
+    const billing = JSON.parse(latest.billing) as { first_name?: string; last_name?: string };
+    if (billing.first_name) user.first_name = billing.first_name;
+    if (billing.last_name) user.last_name = billing.last_name;
+  },
+};

@@ -3,6 +3,7 @@ import {
   errorsList,
   hs256Token,
   isoRegistered,
+  loginNamesFromBilling,
   loginNamesHtmlEscaped,
   loginPasswordTrimmed,
   loginRegisteredLocalTime,
@@ -174,4 +175,5 @@ export const shopFaults: Fault[] = [
   orderPersistentCartStale,
   removeCountBefore,
   pagesAtLeastOne,
+  loginNamesFromBilling,
 ];

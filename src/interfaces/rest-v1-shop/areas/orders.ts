@@ -7,6 +7,7 @@ import {
   addPurchasable,
   type CartData,
   emptyCartOnTeardown,
+  login,
   near,
   num,
   type ProductSummary,
@@ -53,6 +54,8 @@ const OTHER_COUNTRY = 'CA';
 const ORDER_QTY = 2;
 /** Units of the second product in the first order: an order of two lines, so a list that keeps one line shows. */
 const SECOND_QTY = 3;
+/** The billing names of the coupon order (SHOP-ORD-09): not the account's, as for an order billed to someone else. */
+const BILLED_TO = { first_name: 'Billing', last_name: 'Recipient' };
 /** The required body fields of POST /order/create (B. Shop variant) besides first_name (SHOP-ORD-06). */
 const OTHER_REQUIRED = [
   'last_name',
@@ -386,12 +389,12 @@ export const ordersArea: AreaSpec<OrderState> = {
         // Another billing country than the account's earlier orders (SHOP-ORD-05 below); a target that does not sell
         // there refuses it under country, and the order is placed with the first order's country instead.
         let country = OTHER_COUNTRY;
-        let ex = await createOrder(ctx, method, { 'coupons[]': code, country });
+        let ex = await createOrder(ctx, method, { 'coupons[]': code, country, ...BILLED_TO });
         let body = envelope(ctx, ex, 'order-create');
         if (body.status === false && errorsObject(body)?.country !== undefined) {
           ctx.note(`order create with country ${OTHER_COUNTRY} was refused under country: placed with ${COUNTRY}`);
           country = COUNTRY;
-          ex = await createOrder(ctx, method, { 'coupons[]': code });
+          ex = await createOrder(ctx, method, { 'coupons[]': code, ...BILLED_TO });
           body = envelope(ctx, ex, 'order-create');
         }
         if (body.status !== true)
@@ -423,6 +426,26 @@ export const ordersArea: AreaSpec<OrderState> = {
           list.ex,
         );
         ctx.state.mine = orders.map((o) => o.order_id);
+      },
+    },
+    {
+      // The coupon order above was billed to other names than the account's (wave 18): a target that answers login's
+      // first_name and last_name from the billing details its orders saved shows the names of that order instead.
+      id: 'SHOP-AUTH-03',
+      title: "login after an order billed to other names: first_name and last_name are still the account's",
+      needs: ['reordered'],
+      run: async (ctx: C) => {
+        const a = ctx.state.account!;
+        const ex = await login(ctx, a.username, a.password);
+        const body = envelope(ctx, ex, 'login');
+        if (body.status !== true)
+          ctx.skip(`login of the account answered status ${String(body.status)} (SHOP-AUTH-02's to judge)`);
+        const user = (body.user ?? {}) as { first_name?: unknown; last_name?: unknown };
+        ctx.expect(
+          user.first_name === a.first_name && user.last_name === a.last_name,
+          `login after an order billed to "${BILLED_TO.first_name} ${BILLED_TO.last_name}" answers first_name ${JSON.stringify(user.first_name)} and last_name ${JSON.stringify(user.last_name)}; the account registered "${a.first_name}" and "${a.last_name}"`,
+          ex,
+        );
       },
     },
     {
