@@ -350,27 +350,3 @@ export const updateZeroRefused: Fault = {
     for (const k of keys) if (k in errors) errors[k] = 'Quantity is required.';
   },
 };
-
-/** SHOP-REMOVE-COUNT-BEFORE: the cart's unit count as a remove-item found it, by request. */
-const COUNT_BEFORE_REMOVE = new WeakMap<object, number>();
-
-export const removeCountBefore: Fault = {
-  id: 'SHOP-REMOVE-COUNT-BEFORE',
-  iface: 'rest-v1-shop',
-  // remove-item reads `$count = WC()->cart->get_cart_contents_count()` into its answer before it calls
-  // remove_cart_item(): the answer's cart_item_count still counts the units of the line just removed.
-  async before(req, ctx) {
-    if (!req.endpoint.startsWith('/cart/remove-item') || req.method !== 'POST') return;
-    const user = await identify(req.raw, ctx);
-    if ('status' in user) return;
-    COUNT_BEFORE_REMOVE.set(
-      req.raw,
-      cartLines(ctx.db, user.id).reduce((n, l) => n + l.quantity, 0),
-    );
-  },
-  after(res, req) {
-    const before = COUNT_BEFORE_REMOVE.get(req.raw);
-    if (before === undefined || !isObject(res.body) || res.body.status !== true || !isObject(res.body.data)) return;
-    if (typeof res.body.data.cart_item_count === 'number') res.body.data.cart_item_count = before;
-  },
-};

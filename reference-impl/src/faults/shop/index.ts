@@ -29,7 +29,6 @@ import {
 } from './cart.js';
 import {
   removeAnyCart,
-  removeCountBefore,
   removedLineRestored,
   removeRemovedKeySucceeds,
   updateAnyCart,
@@ -173,7 +172,6 @@ export const shopFaults: Fault[] = [
   orderEmptyCartAccepted,
   addProductIdAbsint,
   orderPersistentCartStale,
-  removeCountBefore,
   pagesAtLeastOne,
   loginNamesFromBilling,
 ];
