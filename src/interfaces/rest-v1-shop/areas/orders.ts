@@ -1,7 +1,7 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { Exchange } from '../../../http/exchange.js';
-import { bareEnvelope, call, conformsTo, type Envelope, envelope, errorsObject, expectFieldError } from '../client.js';
+import { bareEnvelope, call, conformsTo, type Envelope, envelope, errorsObject, expectFieldError, tokenOf } from '../client.js';
 import {
   type Account,
   addPurchasable,
@@ -440,6 +440,9 @@ export const ordersArea: AreaSpec<OrderState> = {
         const body = envelope(ctx, ex, 'login');
         if (body.status !== true)
           ctx.skip(`login of the account answered status ${String(body.status)} (SHOP-AUTH-02's to judge)`);
+        // A target that keeps one session per account ends the older token at this login: the checks after it use the new one.
+        const token = tokenOf(ctx, body);
+        if (token) ctx.state.account = { ...a, token };
         const user = (body.user ?? {}) as { first_name?: unknown; last_name?: unknown };
         ctx.expect(
           user.first_name === a.first_name && user.last_name === a.last_name,
