@@ -127,7 +127,12 @@ export async function refusedAdd(ctx: C, what: string, names: string[], override
   if (bodyOf(ex)?.status === true && id) await del(ctx, id);
 }
 
-export function limitCheck(id: string, field: string, errorKey: string, min: number, max: number) {
+/**
+ * `over`: the value one past the maximum that the add must refuse (default max + 1 letters). A limit
+ * counts every character: the postcode's holds a space, which a rule counting the code without its
+ * spaces ("SW1A 1AA" as seven) lets through.
+ */
+export function limitCheck(id: string, field: string, errorKey: string, min: number, max: number, over = 'a'.repeat(max + 1)) {
   return {
     id,
     title: `${field}: ${min} and ${max} characters accepted (by the add and by an edit), ${min - 1} and ${max + 1} refused`,
@@ -150,7 +155,9 @@ export function limitCheck(id: string, field: string, errorKey: string, min: num
         },
       );
       if (min > 0) await refusedAdd(ctx, `add with a ${min - 1}-character ${field}`, names, { [field]: 'a'.repeat(min - 1) });
-      await refusedAdd(ctx, `add with a ${max + 1}-character ${field}`, names, { [field]: 'a'.repeat(max + 1) });
+      await refusedAdd(ctx, `add with a ${[...over].length}-character ${field} (${JSON.stringify(over)})`, names, {
+        [field]: over,
+      });
     },
   };
 }

@@ -271,3 +271,49 @@ export const addressFieldsByteCut: Fault = {
     }
   },
 };
+
+/** RR-ADDRESS-POSTCODE-SPACES-UNCOUNTED: the postcode an add or edit sent, which the handler was handed without its spaces. */
+const SPACED_POSTCODE = new WeakMap<object, string>();
+
+export const addressPostcodeSpacesUncounted: Fault = {
+  id: 'RR-ADDRESS-POSTCODE-SPACES-UNCOUNTED',
+  iface: 'rest-route',
+  // The postcode rule measures utf8_strlen(str_replace(' ', '', $postcode)) (written so "SW1A 1AA"
+  // counts as a 7-character code), while the column stores the postcode as sent: a postcode of 11 or
+  // more characters whose spaces bring it to 10 is accepted by the add and the edit, and listed as sent.
+  before(req) {
+    if (!addressWrite(req, 'both')) return;
+    const v = req.raw.body.postcode;
+    if (typeof v !== 'string') return;
+    // The handler counts characters of the trimmed value.
+    const sent = v.trim();
+    const counted = [...sent.replace(/ /g, '')].length;
+    if ([...sent].length <= 10 || counted < 2 || counted > 10) return;
+    SPACED_POSTCODE.set(req.raw, sent);
+    req.raw.body.postcode = sent.replace(/ /g, '');
+  },
+  after(res, req, ctx) {
+    const sent = SPACED_POSTCODE.get(req.raw);
+    if (sent === undefined || !ok(res)) return;
+    const addressId = idValue(data(res)?.address_id) ?? idValue(req.query.address_id);
+    if (addressId !== undefined) ctx.db.prepare('UPDATE rr_address SET postcode = ? WHERE address_id = ?').run(sent, addressId);
+  },
+};
+
+export const addressZoneAlwaysRequired: Fault = {
+  id: 'RR-ADDRESS-ZONE-ALWAYS-REQUIRED',
+  iface: 'rest-route',
+  // The module's address validator is the platform's 3.0 form check: it refuses an empty zone_id
+  // (error_zone) whatever the country, so an address in a country without zones, which has no region
+  // to choose, cannot be added or edited without a zone_id.
+  before(req, ctx) {
+    if (!addressWrite(req, 'both')) return;
+    const body = req.raw.body;
+    if (!blank(body.zone_id)) return;
+    const country = idValue(body.country_id);
+    if (country === undefined || !ctx.db.prepare('SELECT 1 FROM rr_country WHERE country_id = ?').get(country)) return;
+    if (ctx.db.prepare('SELECT 1 FROM rr_zone WHERE country_id = ? AND status = 1 LIMIT 1').get(country)) return;
+    // A zone_id that names no zone: the handler's own error_zone, and nothing written.
+    body.zone_id = 'none';
+  },
+};

@@ -1,5 +1,5 @@
 import { tokenOf } from '../../rest-route/core.js';
-import { urldecode } from '../emulation.js';
+import { likeRegex, urldecode } from '../emulation.js';
 import { type Fault, isObject } from '../model.js';
 import { defaultUserToken } from '../tokens.js';
 import { data, ok } from './shared.js';
@@ -93,5 +93,38 @@ export const loginTokenReadsOnly: Fault = {
     const issued = LOGIN_TOKENS.get(ctx.db) ?? new Set<string>();
     LOGIN_TOKENS.set(ctx.db, issued);
     issued.add(token);
+  },
+};
+
+export const loginEmailLike: Fault = {
+  id: 'RR-LOGIN-EMAIL-LIKE',
+  iface: 'rest-route',
+  // Login looks the customer up with WHERE email LIKE '<sent>' (written to be case-insensitive on a
+  // binary column), escaping quotes but not LIKE's own wildcards: an e-mail holding _ or % logs in to
+  // the first account it matches, so with that account's password an address no account has logs in.
+  before(req, ctx) {
+    if (req.endpoint !== 'account/login' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+    const body = req.raw.body;
+    for (const key of ['email', 'username']) {
+      const sent = body[key];
+      if (typeof sent !== 'string' || sent.length > 254 || !/[_%]/.test(sent)) continue;
+      const pattern = new RegExp(`^(?:${likeRegex(sent.trim(), 'i').source})$`, 'i');
+      const rows = ctx.db.prepare('SELECT email FROM rr_customer ORDER BY customer_id').all() as { email: string }[];
+      const hit = rows.find((r) => pattern.test(r.email));
+      if (hit) body[key] = hit.email;
+    }
+  },
+};
+
+export const loginCheckTokenEchoed: Fault = {
+  id: 'RR-LOGIN-CHECK-TOKEN-ECHOED',
+  iface: 'rest-route',
+  // GET login (the app's "is my token still good" call) answers the token it was sent at the top
+  // level, beside data and language, so the app can store it again: a token on a response other than
+  // login's and register's POST.
+  after(res, req) {
+    if (req.endpoint !== 'account/login' || req.method !== 'GET' || !ok(res)) return;
+    const token = tokenOf(req.raw);
+    if (token) res.body.token = token;
   },
 };

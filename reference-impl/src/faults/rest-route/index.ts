@@ -27,10 +27,20 @@ import {
   addressFieldsByteCut,
   addressNonBmpMangled,
   addressOptionalNotice,
+  addressPostcodeSpacesUncounted,
+  addressZoneAlwaysRequired,
   addressZonelessStored,
   addressZoneNumericOnly,
 } from './address-rules.js';
-import { loginEmailUrldecoded, loginOtherCustomer, loginTokenReadsOnly, loginTokenRenamed, tokenUnchecked } from './auth.js';
+import {
+  loginCheckTokenEchoed,
+  loginEmailLike,
+  loginEmailUrldecoded,
+  loginOtherCustomer,
+  loginTokenReadsOnly,
+  loginTokenRenamed,
+  tokenUnchecked,
+} from './auth.js';
 import {
   categoryFilterIgnored,
   categoryFilterKeysKept,
@@ -65,6 +75,7 @@ import {
   nameLengthBytes,
   registerConfirmLooseEqual,
   registerDateAddedUtc,
+  registerDuplicateUpsert,
   registerEmailCaseDuplicate,
   registerEmailUntrimmedCheck,
   registerGroupEchoed,
@@ -151,4 +162,9 @@ export const restRouteFaults: Fault[] = [
   registerPasswordTrimmed,
   listingDescriptionDecodedLast,
   addressAddBodyCustomerId,
+  registerDuplicateUpsert,
+  addressPostcodeSpacesUncounted,
+  loginEmailLike,
+  loginCheckTokenEchoed,
+  addressZoneAlwaysRequired,
 ];

@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { hashPassword } from '../../passwords.js';
 import { dateFromGmt, InFlight, looseEquals, pause, SITE_OFFSET_MINUTES } from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
 import { data, FORCED, labelError, ok, refuse } from './shared.js';
@@ -302,5 +303,50 @@ export const registerPasswordTrimmed: Fault = {
       const v = body[key];
       if (typeof v === 'string') body[key] = v.trim();
     }
+  },
+};
+
+/** Whether an answer is a refusal whose every error is error_exists (the e-mail already registered). */
+const refusedAsExisting = (body: unknown): boolean =>
+  isObject(body) &&
+  body.status === false &&
+  Array.isArray(body.errors) &&
+  body.errors.length > 0 &&
+  body.errors.every((e) => isObject(e) && e.code === 'error_exists');
+
+export const registerDuplicateUpsert: Fault = {
+  id: 'RR-REGISTER-DUPLICATE-UPSERT',
+  iface: 'rest-route',
+  // The module files the customer with its account sync's INSERT ... ON DUPLICATE KEY UPDATE and reads
+  // the affected-row count afterwards: 2 (an existing row was updated) answers error_exists. By then the
+  // refused register of a registered e-mail has written its password, salt and names over that account's:
+  // the registered password no longer logs in, the refused one does.
+  async after(res, req, ctx) {
+    if (req.endpoint !== 'account/register' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+    if (!refusedAsExisting(res.body)) return;
+    const body = req.raw.body;
+    const email = typeof body.email === 'string' ? body.email.trim() : undefined;
+    const password = typeof body.password === 'string' ? body.password : undefined;
+    if (!email || !password) return;
+    const row = ctx.db.prepare('SELECT customer_id FROM rr_customer WHERE email = ?').get(email) as
+      | { customer_id: number }
+      | undefined;
+    if (!row) return;
+    const hash = await hashPassword(password);
+    const name = (...keys: string[]): string | undefined => {
+      for (const k of keys) if (typeof body[k] === 'string' && body[k].trim() !== '') return body[k].trim();
+      return undefined;
+    };
+    ctx.db
+      .prepare(
+        'UPDATE rr_customer SET password = ?, salt = ?, firstname = COALESCE(?, firstname), lastname = COALESCE(?, lastname) WHERE customer_id = ?',
+      )
+      .run(
+        hash,
+        hash.split('$')[1] ?? '',
+        name('firstname', 'first_name') ?? null,
+        name('lastname', 'last_name') ?? null,
+        row.customer_id,
+      );
   },
 };

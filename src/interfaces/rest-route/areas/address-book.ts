@@ -302,7 +302,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
       },
     },
     limitCheck('RR-ADDR-07', 'address_1', 'error_address_1', 3, 128),
-    limitCheck('RR-ADDR-08', 'postcode', 'error_postcode', 2, 10),
+    limitCheck('RR-ADDR-08', 'postcode', 'error_postcode', 2, 10, 'AB12 3CDEFG'),
     limitCheck('RR-ADDR-09', 'city', 'error_city', 2, 128),
     limitProperty('RR-ADDR-07', 'address_1', 'error_address_1', 3, 128),
     limitProperty('RR-ADDR-08', 'postcode', 'error_postcode', 2, 10),
