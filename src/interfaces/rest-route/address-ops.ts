@@ -18,8 +18,11 @@ export interface AddressState {
   sent1: Record<string, unknown>;
   /** The fields RR-ADDR-13's edit gave addr2, once the list showed them. */
   edited2: Record<string, string>;
-  /** addr2 as the list showed it after RR-ADDR-14 moved it to another region (of another country when states has one). */
-  movedRegion: { ex: Exchange; found: Record<string, unknown> };
+  /**
+   * addr2 as the list showed it after RR-ADDR-14 moved it to another region (of another country when
+   * states has one), and the country_id the edit sent.
+   */
+  movedRegion: { ex: Exchange; found: Record<string, unknown>; country: string };
   /** The address RR-ADDR-15 deleted, once the list no longer showed it. */
   deleted: string;
   /** GET address/add as the area's first check read it: countries and their zones. */

@@ -317,3 +317,29 @@ export const addressZoneAlwaysRequired: Fault = {
     body.zone_id = 'none';
   },
 };
+
+/** RR-ADDRESS-EDIT-COUNTRY-KEPT: the country an edited address had before the edit. */
+const COUNTRY_BEFORE = new WeakMap<object, { addressId: number; countryId: number }>();
+
+export const addressEditCountryKept: Fault = {
+  id: 'RR-ADDRESS-EDIT-COUNTRY-KEPT',
+  iface: 'rest-route',
+  // The edit's UPDATE names every field of the form but country_id (its SET list was copied from the
+  // platform's 1.5 editAddress, which took the country from a separate call): the edit validates the zone
+  // against the new country and stores the zone, while the address stays in its old country. The list
+  // then names the new region in the old country.
+  before(req, ctx) {
+    if (!addressWrite(req, 'edit')) return;
+    const addressId = idValue(req.query.address_id);
+    if (addressId === undefined) return;
+    const row = ctx.db.prepare('SELECT country_id FROM rr_address WHERE address_id = ?').get(addressId) as
+      | { country_id: number }
+      | undefined;
+    if (row) COUNTRY_BEFORE.set(req.raw, { addressId, countryId: row.country_id });
+  },
+  after(res, req, ctx) {
+    const before = COUNTRY_BEFORE.get(req.raw);
+    if (!before || !ok(res)) return;
+    ctx.db.prepare('UPDATE rr_address SET country_id = ? WHERE address_id = ?').run(before.countryId, before.addressId);
+  },
+};

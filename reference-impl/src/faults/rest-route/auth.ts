@@ -128,3 +128,17 @@ export const loginCheckTokenEchoed: Fault = {
     if (token) res.body.token = token;
   },
 };
+
+export const loginTokenCodeKept: Fault = {
+  id: 'RR-LOGIN-TOKEN-CODE-KEPT',
+  iface: 'rest-route',
+  // Login answers the row getCustomerByEmail() read, with unset($customer_info['password'],
+  // $customer_info['salt']) to keep the hash out: the customer table's token and code columns (the
+  // platform's password-reset and login-link codes, empty strings here) go out with it.
+  after(res, req) {
+    const d = data(res);
+    if (req.endpoint !== 'account/login' || req.method !== 'POST' || !ok(res) || !d) return;
+    d.token = '';
+    d.code = '';
+  },
+};

@@ -19,6 +19,7 @@ import {
 } from './address-rows.js';
 import {
   addressAddControlStripped,
+  addressEditCountryKept,
   addressEditEmptyKept,
   addressEditMaxExclusive,
   addressEditPostcodeUnbounded,
@@ -37,6 +38,7 @@ import {
   loginEmailLike,
   loginEmailUrldecoded,
   loginOtherCustomer,
+  loginTokenCodeKept,
   loginTokenReadsOnly,
   loginTokenRenamed,
   tokenUnchecked,
@@ -52,6 +54,7 @@ import {
 import { badJson500, errorsNull, jsonCharsetEmpty, languageCodeFromHeader, languageMissing, statusString } from './envelope.js';
 import {
   listingDescriptionDecodedLast,
+  listingSpecialFalse,
   listingTaxLocale,
   searchFirstPageOnly,
   searchIgnored,
@@ -128,6 +131,7 @@ export const restRouteFaults: Fault[] = [
   categoryFilterKeysKept,
   registerNameNfd,
   searchPlusKept,
+  loginTokenCodeKept,
   loginTokenReadsOnly,
   addressEditRevivesDeleted,
   addressDeleteIdWraps,
@@ -141,6 +145,7 @@ export const restRouteFaults: Fault[] = [
   registerTablePhoneUnchecked,
   addressZoneNumericOnly,
   addressAddControlStripped,
+  addressEditCountryKept,
   forgottenPendingOtpString,
   passwordUpdateClearsNames,
   registerDateAddedUtc,
@@ -167,4 +172,7 @@ export const restRouteFaults: Fault[] = [
   loginEmailLike,
   loginCheckTokenEchoed,
   addressZoneAlwaysRequired,
+  addressEditCountryKept,
+  loginTokenCodeKept,
+  listingSpecialFalse,
 ];

@@ -202,3 +202,15 @@ export const listingDescriptionDecodedLast: Fault = {
     }
   },
 };
+
+export const listingSpecialFalse: Fault = {
+  id: 'RR-LISTING-SPECIAL-FALSE',
+  iface: 'rest-route',
+  // The listing builds its summaries the platform's way, $special = false; and formats it only when
+  // the product has a special price: a product without one answers special false, not a string.
+  after(res, req) {
+    const products = data(res)?.products;
+    if (req.endpoint !== 'product/listing' || !Array.isArray(products)) return;
+    for (const p of products) if (isObject(p) && p.special === '') p.special = false;
+  },
+};
