@@ -3,7 +3,7 @@ import type { AppContext } from '../context.js';
 import { graphqlFaults } from './graphql.js';
 import type { Fault, FaultInterface, FaultRequest } from './model.js';
 import { networkFaults } from './network.js';
-import { restRouteFaults } from './rest-route.js';
+import { restRouteFaults } from './rest-route/index.js';
 import { shopFaults } from './shop/index.js';
 
 /** Every implemented fault, by id (the catalog is fixtures/faults/catalog.json). */

@@ -18,8 +18,11 @@ export interface AddressState {
   sent1: Record<string, unknown>;
   /** The fields RR-ADDR-13's edit gave addr2, once the list showed them. */
   edited2: Record<string, string>;
-  /** addr2 as the list showed it after RR-ADDR-14 moved it to another region (of another country when states has one). */
-  movedRegion: { ex: Exchange; found: Record<string, unknown> };
+  /**
+   * addr2 as the list showed it after RR-ADDR-14 moved it to another region (of another country when
+   * states has one), and the country_id the edit sent.
+   */
+  movedRegion: { ex: Exchange; found: Record<string, unknown>; country: string };
   /** The address RR-ADDR-15 deleted, once the list no longer showed it. */
   deleted: string;
   /** GET address/add as the area's first check read it: countries and their zones. */
@@ -127,7 +130,12 @@ export async function refusedAdd(ctx: C, what: string, names: string[], override
   if (bodyOf(ex)?.status === true && id) await del(ctx, id);
 }
 
-export function limitCheck(id: string, field: string, errorKey: string, min: number, max: number) {
+/**
+ * `over`: the value one past the maximum that the add must refuse (default max + 1 letters). A limit
+ * counts every character: the postcode's holds a space, which a rule counting the code without its
+ * spaces ("SW1A 1AA" as seven) lets through.
+ */
+export function limitCheck(id: string, field: string, errorKey: string, min: number, max: number, over = 'a'.repeat(max + 1)) {
   return {
     id,
     title: `${field}: ${min} and ${max} characters accepted (by the add and by an edit), ${min - 1} and ${max + 1} refused`,
@@ -150,7 +158,9 @@ export function limitCheck(id: string, field: string, errorKey: string, min: num
         },
       );
       if (min > 0) await refusedAdd(ctx, `add with a ${min - 1}-character ${field}`, names, { [field]: 'a'.repeat(min - 1) });
-      await refusedAdd(ctx, `add with a ${max + 1}-character ${field}`, names, { [field]: 'a'.repeat(max + 1) });
+      await refusedAdd(ctx, `add with a ${[...over].length}-character ${field} (${JSON.stringify(over)})`, names, {
+        [field]: over,
+      });
     },
   };
 }

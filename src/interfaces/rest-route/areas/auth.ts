@@ -399,6 +399,24 @@ export const authArea: AreaSpec<AuthState> = {
       },
     },
     {
+      // Every unknown account's login was a fresh address, so a login that looks the address up with LIKE
+      // (its wildcards _ and % left in) showed nowhere. One request: the account's own password with its
+      // address whose first character is written as _, which names no account (a username of letters
+      // and digits cannot hold it either).
+      id: 'RR-LOGIN-04',
+      title: 'login as a registered address with its first character written as _ (no account has it) is refused',
+      needs: ['account', 'loginField'],
+      run: async (ctx: C) => {
+        const { account, loginField } = ctx.state as AuthState;
+        const own = String(account.fields[loginField] ?? '');
+        if (own.length < 2) ctx.skip(`the account has no ${loginField} to build the address from`);
+        const ghost = `_${own.slice(1)}`;
+        const ex = await call(ctx, 'POST', ROUTES.login, { json: { [loginField]: ghost, password: account.fields.password } });
+        expectRefused(ctx, ex, `login as ${ghost} (no account has it) with the password of ${own}`);
+        ctx.expect(!bodyOf(ex)?.token, 'a refused login still returned a token', ex);
+      },
+    },
+    {
       id: 'RR-LOGIN-05',
       title: 'login without the password is refused',
       needs: ['account', 'loginField'],

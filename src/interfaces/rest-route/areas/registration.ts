@@ -114,7 +114,24 @@ export const registrationArea: AreaSpec<RegistrationState> = {
       needs: ['base'],
       run: async (ctx: C) => {
         const base = ctx.state.base as Account;
-        await refused(ctx, 'register with an e-mail already registered', ['error_exists', 'email'], { email: base.fields.email });
+        const refusal = await refused(ctx, 'register with an e-mail already registered', ['error_exists', 'email'], {
+          email: base.fields.email,
+        });
+        // The refusal alone does not show that the account is as registered: a module that files the
+        // register with an upsert refuses it after writing its password over the account's. One login
+        // (two in the table reading when the e-mail is refused, AMB-RR-01).
+        const by: LoginField[] = ctx.state.reading === 'table' ? ['email', 'username'] : ['email'];
+        const logins: Exchange[] = [];
+        for (const field of by) {
+          const login = await postLogin(ctx, field, base.fields);
+          logins.push(login);
+          if (bodyOf(login)?.status === true) return;
+        }
+        ctx.fail(
+          `after the refused register of ${base.fields.email}, the account's registered password no longer logs in: the refused register changed the account`,
+          refusal.ex,
+          ...logins,
+        );
       },
     },
     {
