@@ -25,6 +25,7 @@ import {
   commissionPagesTieOrder,
   commissionsAllUsers,
   listLastRowDropped,
+  listLimitArgsSwapped,
   pagePastEndClamped,
   pageStartRoundedToPage,
   pagingIgnored,
@@ -35,15 +36,18 @@ import {
 import { idLeadingDigits, idsLow32Bits, lookupCacheKeyAbsint, lookupKeyLike, lookupRegisteredLocalTime } from './lookup.js';
 import {
   geneologyCacheAncestorsStale,
+  geneologyLinksByChildCount,
   joinFreeSide,
   joinRefusedKeepsMember,
   placementDigitsNameAsId,
+  placementTakenOnSponsor,
   sponsorIsParent,
   sponsorSetByParent,
   thirdChildSpillover,
 } from './placement.js';
 import {
   registerEmailCheckedUntrimmed,
+  registerEmailLikeTaken,
   registerJsonPhoneStringTyped,
   registerJsonPhoneUnchecked,
   registerJsonUsernameUnchecked,
@@ -52,6 +56,7 @@ import {
   registerPasswordSanitized,
   registerPasswordUnslashed,
   registerPhoneIsNumeric,
+  registerPhonePrefixStripped,
   registerUsernameTrailingNewline,
 } from './register-fields.js';
 import {
@@ -64,6 +69,7 @@ import {
 } from './registration.js';
 import {
   wdAmount500,
+  wdAmountFloatCast,
   wdBalanceNumberFormat,
   wdCachedByUrl,
   wdCentsTruncated,
@@ -71,6 +77,7 @@ import {
   wdMaxIgnored,
   wdMinExclusive,
   wdRaceRequestedLost,
+  wdRefusedStillRecorded,
   wdRepeatAmountSwallowed,
   wdReplacesBankDetails,
   wdRequestedOverwritten,
@@ -149,4 +156,11 @@ export const networkFaults: Fault[] = [
   registerUsernameCaseTwin,
   loginPasswordTrimmed,
   bankReadCacheKeyMismatch,
+  listLimitArgsSwapped,
+  wdAmountFloatCast,
+  registerPhonePrefixStripped,
+  registerEmailLikeTaken,
+  wdRefusedStillRecorded,
+  placementTakenOnSponsor,
+  geneologyLinksByChildCount,
 ];

@@ -291,3 +291,25 @@ export const pageStartRoundedToPage: Fault = {
     if (LIST_KEYS[req.endpoint] !== undefined) startRoundedToPage(req);
   },
 };
+
+/**
+ * The paged lists built as `LIMIT %d, %d` with the arguments in the order the endpoint names them
+ * ($limit, $start), where MySQL's LIMIT takes the offset first: limit becomes the offset and start the
+ * row count. A list read without start (start 0) answers no rows at all, and start=2&limit=1 answers
+ * two rows from the second on; start=1&limit=1 reads the same either way.
+ */
+function limitArgsSwapped(req: FaultRequest): void {
+  const start = sent(req.query, 'start') ? pageParam(req.query.start, -1) : 0;
+  const limit = sent(req.query, 'limit') ? pageParam(req.query.limit, -1) : 10;
+  if (start < 0 || limit < 0) return; // refused by the validation as it is
+  req.query.start = String(limit);
+  req.query.limit = String(start);
+}
+
+export const listLimitArgsSwapped: Fault = {
+  id: 'NET-LIST-LIMIT-ARGS-SWAPPED',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (LIST_KEYS[req.endpoint] !== undefined) limitArgsSwapped(req);
+  },
+};

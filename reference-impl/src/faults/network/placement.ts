@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { newUserKey } from '../../network/placement.js';
-import { findNetUser, findUniUser, findUserById } from '../../network/records.js';
+import { findNetUser, findNetUserByName, findUniUser, findUserById } from '../../network/records.js';
 import { AnswerCache } from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
 import { callerOf, failed } from './shared.js';
@@ -218,5 +218,60 @@ export const geneologyCacheAncestorsStale: Fault = {
   iface: 'rest-v1-network',
   async after(res, req, ctx) {
     await geneologyCached(res, req, ctx);
+  },
+};
+
+/**
+ * The "position already taken" test of register and /Join_net reading the children of the sponsor where
+ * the parent's were meant (the sponsor's record was the one at hand): a free position under the parent is
+ * refused when the sponsor's own child sits on that side. The handler is sent the sponsor as the parent,
+ * which it refuses so, naming the sponsor as the vendor's message does.
+ */
+function takenOnSponsor(req: FaultRequest, ctx: AppContext, nested: boolean): void {
+  const at = (field: string) => (nested ? bodyField(req.raw.body, 'net_user', field) : bodyField(req.raw.body, field));
+  const sponsor = at('sponsor_name').value;
+  const parent = at('parent_name');
+  const position = at('position').value;
+  if (typeof sponsor !== 'string' || typeof parent.value !== 'string' || typeof position !== 'string') return;
+  const side = position.trim().toLowerCase();
+  if ((side !== 'left' && side !== 'right') || sponsor.trim() === parent.value.trim()) return;
+  const s = findNetUserByName(ctx.db, sponsor.trim());
+  if (!s || !findNetUserByName(ctx.db, parent.value.trim())) return;
+  if (ctx.db.prepare('SELECT 1 FROM net_net_users WHERE parent_key = ? AND position = ?').get(s.user_key, side))
+    parent.set(s.user_name);
+}
+
+export const placementTakenOnSponsor: Fault = {
+  id: 'NET-PLACEMENT-TAKEN-ON-SPONSOR',
+  iface: 'rest-v1-network',
+  before(req, ctx) {
+    if (req.endpoint === '/auth/register') takenOnSponsor(req, ctx, true);
+    else if (/^\/join_net$/i.test(req.endpoint)) takenOnSponsor(req, ctx, false);
+  },
+};
+
+/**
+ * The geneology's links computed from the number of a node's children, as if children filled the left
+ * side first: one child makes left_link false, two make right_link false too. A node whose only child
+ * sits at the right shows its left side taken and its right side free.
+ */
+function linksByChildCount(node: unknown): void {
+  if (!isObject(node)) return;
+  const kids = Array.isArray(node.children) ? node.children : [];
+  const data = node.userData;
+  if (isObject(data)) {
+    const url = [data.left_link, data.right_link].find((l): l is string => typeof l === 'string');
+    const free = (side: string) => (url ? url.replace(/position=(left|right)/, `position=${side}`) : false);
+    data.left_link = kids.length >= 1 ? false : free('left');
+    data.right_link = kids.length >= 2 ? false : free('right');
+  }
+  for (const k of kids) linksByChildCount(k);
+}
+
+export const geneologyLinksByChildCount: Fault = {
+  id: 'NET-GENEOLOGY-LINKS-BY-CHILD-COUNT',
+  iface: 'rest-v1-network',
+  after(res, req) {
+    if (req.endpoint === '/user_geneology' && isObject(res.body)) linksByChildCount(res.body.geneology_data);
   },
 };

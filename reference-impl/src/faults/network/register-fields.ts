@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { isNumeric, stripslashes } from '../emulation.js';
+import { isNumeric, likeRegex, stripslashes } from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from '../model.js';
 
 /**
@@ -317,5 +317,49 @@ export const registerNullNameTaken: Fault = {
   },
   after(res, req, ctx) {
     if (req.endpoint === '/auth/register') nullNamesEnd(res, req, ctx);
+  },
+};
+
+/**
+ * Register taking a phone written with India's trunk prefix or country code: preg_replace('/^(\+91|0)/', '',
+ * $phone) before the 10-digit test, so "0" or "+91" followed by 10 digits passes (11 or 13 characters) and
+ * the 10 digits after the prefix are stored.
+ */
+function phonePrefixStripped(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'net_user', 'phone');
+  const v = field.value;
+  const m = typeof v === 'string' ? /^(?:\+91|0)(\d{10})$/.exec(v) : null;
+  if (m) field.set(m[1]);
+}
+
+export const registerPhonePrefixStripped: Fault = {
+  id: 'NET-REGISTER-PHONE-PREFIX-STRIPPED',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (req.endpoint === '/auth/register') phonePrefixStripped(req);
+  },
+};
+
+/**
+ * Register testing whether the e-mail exists with `user_email LIKE %s` (for a case-insensitive match) on the
+ * e-mail as sent, unescaped: an underscore matches any one character, a percent sign any run, so a new
+ * e-mail with an underscore where an existing one has another character ("a_b@x" against "a.b@x") is
+ * refused as "Email already exists". The handler is sent the existing e-mail, which it refuses so.
+ */
+function emailLikeTaken(req: FaultRequest, ctx: AppContext): void {
+  const field = bodyField(req.raw.body, 'email');
+  const v = field.value;
+  if (typeof v !== 'string' || !/[_%]/.test(v.trim())) return;
+  const pattern = new RegExp(`^${likeRegex(v.trim(), 'i').source}$`, 'i');
+  const emails = ctx.db.prepare('SELECT user_email FROM net_users').all() as { user_email: string }[];
+  const hit = emails.find((e) => pattern.test(e.user_email));
+  if (hit) field.set(hit.user_email);
+}
+
+export const registerEmailLikeTaken: Fault = {
+  id: 'NET-REGISTER-EMAIL-LIKE-TAKEN',
+  iface: 'rest-v1-network',
+  before(req, ctx) {
+    if (req.endpoint === '/auth/register') emailLikeTaken(req, ctx);
   },
 };

@@ -384,3 +384,51 @@ export const wdRepeatAmountSwallowed: Fault = {
     if (req.endpoint === '/withdrawal_request') repeatGuardEnds(res, req);
   },
 };
+
+/**
+ * withdrawal_request reading the amount through a (float) cast and testing only that it is above zero:
+ * PHP's cast takes the leading number of a string ("25.00 USD" is 25, "ten" is 0), so an amount with a
+ * unit or any trailing text is accepted as its leading number; one without a leading number is 0, which
+ * the vendor refuses as a missing amount, keyed amount.
+ */
+function amountFloatCast(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'amount');
+  const v = field.value;
+  if (typeof v !== 'string' || v.trim() === '' || withdrawalCents(v) !== undefined) return;
+  const lead = /^\s*(\d+(?:\.\d*)?|\.\d+)/.exec(v);
+  field.set(lead ? (Math.round(Number(lead[1]) * 100) / 100).toFixed(2) : '0');
+}
+
+export const wdAmountFloatCast: Fault = {
+  id: 'NET-WD-AMOUNT-FLOAT-CAST',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (req.endpoint === '/withdrawal_request') amountFloatCast(req);
+  },
+};
+
+/**
+ * withdrawal_request inserting the request first and then checking the balance with it counted
+ * (balance after the insert below zero: "Insufficient balance"), without deleting the row it refused:
+ * a refusal for the balance leaves a withdrawal record of that amount, which GET /withdrawal lists and
+ * adds to requested_amount. Refusals of the limits or of the amount itself come before the insert.
+ */
+async function refusedStillRecorded(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  if (!failed(res.body) || !isObject(res.body.errors)) return;
+  const why = res.body.errors.amount;
+  if (typeof why !== 'string' || !/balance/i.test(why)) return;
+  const cents = withdrawalCents(bodyField(req.raw.body, 'amount').value);
+  const user = await callerOf(req, ctx);
+  if (cents === undefined || !user) return;
+  ctx.db
+    .prepare('INSERT INTO net_withdrawals (user_id, amount, withdrawal_mode, withdrawal_initiated_date) VALUES (?, ?, ?, ?)')
+    .run(user.ID, cents, '', now());
+}
+
+export const wdRefusedStillRecorded: Fault = {
+  id: 'NET-WD-REFUSED-STILL-RECORDED',
+  iface: 'rest-v1-network',
+  async after(res, req, ctx) {
+    if (req.endpoint === '/withdrawal_request') await refusedStillRecorded(res, req, ctx);
+  },
+};
