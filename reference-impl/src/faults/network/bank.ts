@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { userKeyOf } from '../../network/earnings.js';
-import { AnswerCache, addslashes, beginRaced, InFlight, pause, utf8mb3 } from '../emulation.js';
+import { AnswerCache, addslashes, beginRaced, InFlight, isNumeric, pause, utf8mb3 } from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
 import { callerOf, failed, RACE_WINDOW_MS } from './shared.js';
 
@@ -227,5 +227,41 @@ export const bankReadCacheKeyMismatch: Fault = {
   iface: 'rest-v1-network',
   async after(res, req, ctx) {
     await bankDetailsCached(res, req, ctx);
+  },
+};
+
+/** Bank saves whose account_number passed as numeric without being digits: the number as sent. */
+const NUMERIC_ACCOUNTS = new WeakMap<FaultRequest, string>();
+
+/**
+ * bank_details_save tests account_number ("integer" in the table) with is_numeric() and stores it as sent
+ * in a text column: a decimal point, a sign, an exponent or a blank at an end passes, so "1234567890.5" is
+ * saved and read back as such. The handler is sent a stand-in of digits, and the row then holds the number
+ * as sent.
+ */
+function numericAccountBegins(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'account_number');
+  const v = field.value;
+  if (typeof v !== 'string' || /^\s*\d+\s*$/.test(v) || !isNumeric(v)) return;
+  field.set('1');
+  NUMERIC_ACCOUNTS.set(req, v);
+}
+
+async function numericAccountEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const sent = NUMERIC_ACCOUNTS.get(req);
+  if (sent === undefined || !isObject(res.body) || res.body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (key) ctx.db.prepare('UPDATE net_bank_details SET account_number = ? WHERE user_key = ?').run(sent, key);
+}
+
+export const bankAccountIsNumeric: Fault = {
+  id: 'NET-BANK-ACCOUNT-IS-NUMERIC',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (req.endpoint === '/bank_details_save') numericAccountBegins(req);
+  },
+  async after(res, req, ctx) {
+    if (req.endpoint === '/bank_details_save') await numericAccountEnds(res, req, ctx);
   },
 };

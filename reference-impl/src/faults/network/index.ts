@@ -10,6 +10,7 @@ import {
 } from './auth.js';
 import {
   bankAccountInt32,
+  bankAccountIsNumeric,
   bankAstralQuestionMark,
   bankContactErrorLabelKey,
   bankPercentOctetsStripped,
@@ -163,4 +164,5 @@ export const networkFaults: Fault[] = [
   wdRefusedStillRecorded,
   placementTakenOnSponsor,
   geneologyLinksByChildCount,
+  bankAccountIsNumeric,
 ];
