@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
 import { graphqlFaults } from './graphql.js';
 import type { Fault, FaultInterface, FaultRequest } from './model.js';
-import { networkFaults } from './network.js';
+import { networkFaults } from './network/index.js';
 import { restRouteFaults } from './rest-route/index.js';
 import { shopFaults } from './shop/index.js';
 

@@ -43,14 +43,16 @@ export function pagingChecks<S>(
     },
     {
       id: 'NET-PAGE-02',
-      title: `${list.path}?limit=1, with start=0 and alone, gives at most one item`,
+      title: `${list.path}?limit=1, with start=0, alone and with start=2, gives at most one item`,
       async run(ctx: CheckContext<S>) {
-        await enough(ctx);
-        // Each parameter is optional on its own: limit without start is a page too.
-        for (const query of [{ start: 0, limit: 1 }, { limit: 1 }]) {
+        // Each parameter is optional on its own: limit without start is a page too. start=2 too: a query built
+        // as LIMIT limit, start (MySQL takes the offset first) answers no rows for start=0 and two for start=2.
+        for (const query of [{ start: 0, limit: 1 }, { limit: 1 }, { start: 2, limit: 1 }]) {
           const { call, items } = await page(ctx, query);
           ctx.expect(items.length <= 1, `${shown(query)}: expected at most 1 item, got ${items.length}`, call.ex);
         }
+        // After the pages, so that a list that reads empty unpaged does not hide a page that gave too many.
+        await enough(ctx);
       },
     },
     {

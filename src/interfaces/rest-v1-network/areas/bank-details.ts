@@ -181,12 +181,17 @@ export const bankDetailsArea: AreaSpec<BankState> = {
     },
     {
       id: 'NET-BANK-05',
-      title: 'bank_details_save with an account_number of letters: refused',
+      title: 'bank_details_save with an account_number of letters, and with one with a decimal point: refused',
       needs: ['account'],
       async run(ctx: Ctx) {
         const form = { ...bankForm(ctx.names.label('bank')), account_number: 'ABC-not-a-number' };
         const call = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form });
         refused(ctx, call, 'bank_details_save with account_number "ABC-not-a-number"');
+        // A number that is no integer: a test of is_numeric() takes it, where letters fail any test.
+        const decimal = { ...form, account_number: '1234567890.5' };
+        const second = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form: decimal });
+        if (second.body.status === true) ctx.state.saved = decimal; // the last accepted save, which the read-back expects
+        refused(ctx, second, 'bank_details_save with account_number "1234567890.5"');
       },
     },
     {

@@ -120,10 +120,15 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
     },
     {
       id: 'NET-WD-07',
-      title: 'withdrawal_request with amount "ten": refused',
+      title: 'withdrawal_request with amount "ten", and with the minimum followed by a currency ("<min> USD"): refused',
       needs: ['root'],
       async run(ctx: Ctx) {
         refused(ctx, await request(ctx, { amount: 'ten' }), 'withdrawal_request with amount "ten"');
+        // A (float) cast reads a string's leading number: "ten" is 0, refused as no amount, while "<min> USD" is the
+        // minimum, which the limits take. Not a number either way, so refused (a buggy accept spends the minimum).
+        const min = ctx.state.min;
+        const amount = `${money(typeof min === 'number' && Number.isFinite(min) && min > 0 ? min : 1)} USD`;
+        refused(ctx, await request(ctx, { amount }), `withdrawal_request with amount ${JSON.stringify(amount)}`);
       },
     },
     {

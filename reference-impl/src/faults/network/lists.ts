@@ -1,0 +1,315 @@
+import type { AppContext } from '../../context.js';
+import { userKeyOf } from '../../network/earnings.js';
+import { commissionJson, type Row } from '../../network/records.js';
+import { type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
+import { callerOf, failed } from './shared.js';
+
+/** Whether a query parameter was sent with a value. */
+const sent = (query: Record<string, unknown>, field: string): boolean => query[field] !== undefined && query[field] !== '';
+
+const LISTS = ['/payout_list', '/pair_commission', '/level_commission', '/bonus_commission', '/ref_commission'];
+
+/**
+ * payout_details reading the commissions by the payout row's primary key (id) where payout_id was
+ * meant: the two coincide for a member's first payout row only when no one else's row came before.
+ */
+function commissionsByRowId(body: Record<string, unknown>, payoutId: unknown, ctx: AppContext): void {
+  const key = body.user_key;
+  const row = ctx.db.prepare('SELECT id FROM net_payouts WHERE user_key = ? AND payout_id = ?').get(key, Number(payoutId)) as
+    | { id: number }
+    | undefined;
+  if (!row) return;
+  for (const table of ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission'])
+    body[table] = (
+      ctx.db.prepare(`SELECT * FROM net_${table} WHERE user_key = ? AND payout_id = ? ORDER BY id`).all(key, row.id) as Row[]
+    ).map(commissionJson);
+}
+
+/**
+ * payout_details finding the payout by payout_id alone (the first row with that id, whoever owns it)
+ * and reading the commissions by that row's user_key: a member's payout id, asked with another
+ * account's token, answers that member's commissions where the caller has no such payout.
+ */
+function anyOwnerDetails(body: Record<string, unknown>, payoutId: unknown, ctx: AppContext): Record<string, unknown> | undefined {
+  // Only where the handler found no payout of the caller's: its own payouts are answered as before.
+  if (!failed(body) || body.message !== 'Payout not found.' || typeof payoutId !== 'string' || !/^\d+$/.test(payoutId))
+    return undefined;
+  const row = ctx.db.prepare('SELECT user_key FROM net_payouts WHERE payout_id = ? ORDER BY id LIMIT 1').get(Number(payoutId)) as
+    | { user_key: string }
+    | undefined;
+  if (!row) return undefined;
+  const of = (table: string) =>
+    (
+      ctx.db
+        .prepare(`SELECT * FROM net_${table} WHERE user_key = ? AND payout_id = ? ORDER BY id`)
+        .all(row.user_key, Number(payoutId)) as Row[]
+    ).map(commissionJson);
+  return {
+    status: true,
+    errors: [],
+    message: 'Payout details.',
+    user_key: row.user_key,
+    ref_commission: of('ref_commission'),
+    pair_commission: of('pair_commission'),
+    bonus_commission: of('bonus_commission'),
+    level_commission: of('level_commission'),
+  };
+}
+
+/**
+ * MySQL's ORDER BY ... LIMIT n through a priority queue of n rows (filesort's bounded queue): rows
+ * are fed in storage order, one replaces the queue's top only when it sorts strictly before it, and
+ * the queue is emptied top first. Rows that tie on the key come out in an order that depends on n.
+ */
+function boundedSort<T>(rows: T[], n: number, cmp: (a: T, b: T) => number): T[] {
+  const heap: T[] = [];
+  const at = (i: number) => heap[i] as T;
+  const swap = (i: number, j: number) => {
+    [heap[i], heap[j]] = [at(j), at(i)];
+  };
+  const up = (i: number) => {
+    for (let c = i; c > 0 && cmp(at(c), at((c - 1) >> 1)) > 0; c = (c - 1) >> 1) swap(c, (c - 1) >> 1);
+  };
+  const down = (i: number) => {
+    for (let c = i; ; ) {
+      const [l, r] = [2 * c + 1, 2 * c + 2];
+      let m = c;
+      if (l < heap.length && cmp(at(l), at(m)) > 0) m = l;
+      if (r < heap.length && cmp(at(r), at(m)) > 0) m = r;
+      if (m === c) return;
+      swap(c, m);
+      c = m;
+    }
+  };
+  for (const row of rows) {
+    if (heap.length < n) {
+      heap.push(row);
+      up(heap.length - 1);
+    } else if (n > 0 && cmp(row, at(0)) < 0) {
+      heap[0] = row;
+      down(0);
+    }
+  }
+  const out: T[] = [];
+  while (heap.length > 0) {
+    out.push(at(0));
+    const last = heap.pop() as T;
+    if (heap.length > 0) {
+      heap[0] = last;
+      down(0);
+    }
+  }
+  return out.reverse();
+}
+
+/** A paging parameter as the handler reads it (validation has passed when the list answered). */
+const pageParam = (v: unknown, fallback: number): number =>
+  typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number.parseInt(v, 10) : fallback;
+
+/**
+ * The commission lists ordered by status alone (unpaid first) under LIMIT start, limit: the paid
+ * commissions tie, and their order depends on the size of the queue (start + limit), so pages of
+ * different offsets disagree, and walking them gives one commission twice and another never.
+ */
+async function commissionsByStatus(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const table = req.endpoint.slice(1);
+  if (!isObject(res.body) || res.body.status !== true || !Array.isArray(res.body[table])) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return;
+  const start = pageParam(req.query.start, 0);
+  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  const rows = ctx.db.prepare(`SELECT * FROM net_${table} WHERE user_key = ? ORDER BY id`).all(key) as Row[];
+  const sorted = boundedSort(rows, start + limit, (a, b) => String(a.status).localeCompare(String(b.status)));
+  res.body[table] = sorted.slice(start, start + limit).map(commissionJson);
+}
+
+/** The table behind each paged list endpoint. */
+const LIST_TABLES: Record<string, string> = {
+  '/payout_list': 'net_payouts',
+  '/pair_commission': 'net_pair_commission',
+  '/level_commission': 'net_level_commission',
+  '/bonus_commission': 'net_bonus_commission',
+  '/ref_commission': 'net_ref_commission',
+};
+
+/**
+ * The lists clamp an offset past the end to the last page ("never show an empty page"): start at or
+ * past the caller's total becomes max(0, total - limit), so paging on until a page is empty repeats
+ * the last page for ever, and start=total answers items the client already has.
+ */
+async function clampPastEnd(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const table = LIST_TABLES[req.endpoint];
+  if (!table || !sent(req.query, 'start')) return;
+  const start = pageParam(req.query.start, -1);
+  const user = start > 0 ? await callerOf(req, ctx) : undefined;
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return;
+  const { total } = ctx.db.prepare(`SELECT COUNT(*) AS total FROM ${table} WHERE user_key = ?`).get(key) as { total: number };
+  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  if (total > 0 && start >= total) req.query.start = String(Math.max(0, total - limit));
+}
+
+/** The paged lists' payload keys: the record name, or `payout` for payout_list. */
+const LIST_KEYS: Record<string, string> = {
+  '/payout_list': 'payout',
+  '/pair_commission': 'pair_commission',
+  '/level_commission': 'level_commission',
+  '/bonus_commission': 'bonus_commission',
+  '/ref_commission': 'ref_commission',
+};
+
+/** List requests whose limit was raised by one, to see whether a next page exists. */
+const LOOKAHEAD = new WeakSet<FaultRequest>();
+
+/**
+ * The paged lists fetch one row more than the page (LIMIT start, limit + 1) to tell whether a next page
+ * exists, then array_pop() the extra row whether or not it came: a page that reaches the end of the
+ * holder's list loses its last record, so the last record of every list never shows, on any page.
+ */
+function lookaheadBegins(req: FaultRequest): void {
+  const raw = req.query.limit;
+  if (raw !== undefined && raw !== '' && !(typeof raw === 'string' && /^\s*\d{1,15}\s*$/.test(raw))) return;
+  req.query.limit = String(pageParam(raw, 10) + 1);
+  LOOKAHEAD.add(req);
+}
+
+function lookaheadEnds(res: FaultResponse, req: FaultRequest): void {
+  const key = LIST_KEYS[req.endpoint];
+  if (!LOOKAHEAD.has(req) || key === undefined || !isObject(res.body) || res.body.status !== true) return;
+  const list = res.body[key];
+  if (Array.isArray(list)) list.pop();
+}
+
+/**
+ * The list endpoints hand start and limit to the plugin's admin list helper, which takes a page number:
+ * paged = intdiv(start, limit) + 1, offset = (paged - 1) * limit. start is rounded down to a multiple of
+ * limit (of the default 10 when limit is not sent), so start=1&limit=2 answers the first page again and
+ * start=1 alone begins with the first item; an offset that is a multiple of limit is untouched.
+ */
+function startRoundedToPage(req: FaultRequest): void {
+  if (!sent(req.query, 'start')) return;
+  const start = pageParam(req.query.start, -1);
+  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  if (start > 0 && limit > 0) req.query.start = String(Math.floor(start / limit) * limit);
+}
+
+export const pagingIgnored: Fault = {
+  id: 'NET-PAGING-IGNORED',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (LISTS.includes(req.endpoint)) {
+      delete req.query.start;
+      delete req.query.limit;
+    }
+  },
+};
+
+export const commissionsAllUsers: Fault = {
+  id: 'NET-COMMISSIONS-ALL-USERS',
+  iface: 'rest-v1-network',
+  // A list query without the user_key condition: another member's records come along.
+  after(res, req, ctx) {
+    const key = req.endpoint.slice(1);
+    const list = isObject(res.body) ? res.body[key] : undefined;
+    if (!['pair_commission', 'level_commission', 'bonus_commission'].includes(key) || !Array.isArray(list)) return;
+    const first = list[0];
+    if (!isObject(first)) return;
+    const other = ctx.db.prepare('SELECT user_key FROM net_net_users WHERE user_key != ? LIMIT 1').get(first.user_key) as
+      | { user_key: string }
+      | undefined;
+    if (other) list.push({ ...first, id: String(Number(first.id) + 100000), user_key: other.user_key });
+  },
+};
+
+export const pagingNeedsBoth: Fault = {
+  id: 'NET-PAGING-NEEDS-BOTH',
+  iface: 'rest-v1-network',
+  // `LIMIT start, limit` appended only when both are sent: start alone, or limit alone, is ignored.
+  before(req) {
+    if (LISTS.includes(req.endpoint) && sent(req.query, 'start') !== sent(req.query, 'limit')) {
+      delete req.query.start;
+      delete req.query.limit;
+    }
+  },
+};
+
+export const payoutRowId: Fault = {
+  id: 'NET-PAYOUT-ROW-ID',
+  iface: 'rest-v1-network',
+  after(res, req, ctx) {
+    if (req.endpoint === '/payout_details' && isObject(res.body) && res.body.status === true)
+      commissionsByRowId(res.body, req.query.payout_id, ctx);
+  },
+};
+
+export const payoutDetailsAnyOwner: Fault = {
+  id: 'NET-PAYOUT-DETAILS-ANY-OWNER',
+  iface: 'rest-v1-network',
+  after(res, req, ctx) {
+    const details =
+      req.endpoint === '/payout_details'
+        ? anyOwnerDetails(res.body as Record<string, unknown>, req.query.payout_id, ctx)
+        : undefined;
+    if (details) {
+      res.status = 200;
+      res.body = details;
+    }
+  },
+};
+
+export const commissionPagesTieOrder: Fault = {
+  id: 'NET-COMMISSION-PAGES-TIE-ORDER',
+  iface: 'rest-v1-network',
+  async after(res, req, ctx) {
+    if (['/pair_commission', '/level_commission', '/bonus_commission'].includes(req.endpoint))
+      await commissionsByStatus(res, req, ctx);
+  },
+};
+
+export const pagePastEndClamped: Fault = {
+  id: 'NET-PAGE-PAST-END-CLAMPED',
+  iface: 'rest-v1-network',
+  before: (req, ctx) => clampPastEnd(req, ctx),
+};
+
+export const listLastRowDropped: Fault = {
+  id: 'NET-LIST-LAST-ROW-DROPPED',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (LIST_KEYS[req.endpoint] !== undefined) lookaheadBegins(req);
+  },
+  after(res, req) {
+    if (LIST_KEYS[req.endpoint] !== undefined) lookaheadEnds(res, req);
+  },
+};
+
+export const pageStartRoundedToPage: Fault = {
+  id: 'NET-PAGE-START-ROUNDED-TO-PAGE',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (LIST_KEYS[req.endpoint] !== undefined) startRoundedToPage(req);
+  },
+};
+
+/**
+ * The paged lists built as `LIMIT %d, %d` with the arguments in the order the endpoint names them
+ * ($limit, $start), where MySQL's LIMIT takes the offset first: limit becomes the offset and start the
+ * row count. A list read without start (start 0) answers no rows at all, and start=2&limit=1 answers
+ * two rows from the second on; start=1&limit=1 reads the same either way.
+ */
+function limitArgsSwapped(req: FaultRequest): void {
+  const start = sent(req.query, 'start') ? pageParam(req.query.start, -1) : 0;
+  const limit = sent(req.query, 'limit') ? pageParam(req.query.limit, -1) : 10;
+  if (start < 0 || limit < 0) return; // refused by the validation as it is
+  req.query.start = String(limit);
+  req.query.limit = String(start);
+}
+
+export const listLimitArgsSwapped: Fault = {
+  id: 'NET-LIST-LIMIT-ARGS-SWAPPED',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (LIST_KEYS[req.endpoint] !== undefined) limitArgsSwapped(req);
+  },
+};
