@@ -344,3 +344,20 @@ export const emptyCartStaleLineCache: Fault = {
     refreshSummary(r, cartSummary(ctx.db, seen.me));
   },
 };
+
+export const updateAddsQuantity: Fault = {
+  id: 'GQL-UPDATE-ADDS-QUANTITY',
+  iface: 'graphql',
+  // The resolver reuses the cart's add query, `UPDATE cart SET quantity = (quantity + n)`: the line gets the
+  // quantity it had plus the one sent, not the one sent.
+  before(req, ctx) {
+    const v = variables(req);
+    const cartId = cartIdOf(v?.cart_id);
+    if (!has(req, 'updateCartProduct') || !v || cartId === undefined) return;
+    if (typeof v.quantity !== 'number' || !Number.isInteger(v.quantity) || v.quantity < 1) return;
+    const line = ctx.db.prepare('SELECT quantity FROM gql_cart WHERE cart_id = ?').get(cartId) as
+      | { quantity: number }
+      | undefined;
+    if (line) v.quantity = line.quantity + v.quantity;
+  },
+};

@@ -24,6 +24,7 @@ import {
   emptyCartOneSession,
   emptyCartStaleLineCache,
   emptyFirstLine,
+  updateAddsQuantity,
   updateAllLines,
   updateFirstLine,
   updateNoop,
@@ -50,6 +51,7 @@ import {
 } from './orders.js';
 import {
   confirmIgnored,
+  confirmLooseCompare,
   confirmStored,
   digitsLeadingZero,
   nameAstralCut,
@@ -166,4 +168,6 @@ export const graphqlFaults: Fault[] = [
   emptyCartStaleLineCache,
   ordersStartOneBased,
   couponCodeLooseMatch,
+  confirmLooseCompare,
+  updateAddsQuantity,
 ];

@@ -1,5 +1,5 @@
 import { hashPassword } from '../../passwords.js';
-import { htmlspecialchars, utf8mb3 } from '../emulation.js';
+import { htmlspecialchars, looseEquals, utf8mb3 } from '../emulation.js';
 import { type Fault, type FaultRequest, isObject } from '../model.js';
 import { has, insertCustomer, registerInput, result, trimmed, variables } from './shared.js';
 
@@ -171,4 +171,17 @@ export const nameByteCut: Fault = {
   // more, fewer with other non-ASCII text) is registered and stored cut, and login's user_data and customerByEmail
   // return the cut name. Names of 32 bytes or fewer (any ASCII name the platform takes) are kept whole.
   before: (req) => mapRegisterNames(req, (v) => mbStrcut(v, 32)),
+};
+
+export const confirmLooseCompare: Fault = {
+  id: 'GQL-CONFIRM-LOOSE-COMPARE',
+  iface: 'graphql',
+  // The handler's `if ($input['confirm'] != $input['password'])`: PHP's != compares two numeric strings as
+  // numbers, so a confirm of "1500" matches a password of "+1.5e3" and the register goes through.
+  before(req) {
+    const input = registerInput(req);
+    const confirm = input?.confirm;
+    if (!input || typeof confirm !== 'string' || confirm === input.password) return;
+    if (looseEquals(confirm, input.password as string)) input.confirm = input.password;
+  },
 };
