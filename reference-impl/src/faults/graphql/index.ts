@@ -53,6 +53,7 @@ import {
   confirmIgnored,
   confirmLooseCompare,
   confirmStored,
+  digitsIsNumeric,
   digitsLeadingZero,
   nameAstralCut,
   nameByteCut,
@@ -170,4 +171,5 @@ export const graphqlFaults: Fault[] = [
   couponCodeLooseMatch,
   confirmLooseCompare,
   updateAddsQuantity,
+  digitsIsNumeric,
 ];

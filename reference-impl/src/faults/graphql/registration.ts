@@ -1,5 +1,5 @@
 import { hashPassword } from '../../passwords.js';
-import { htmlspecialchars, looseEquals, utf8mb3 } from '../emulation.js';
+import { htmlspecialchars, isNumeric, looseEquals, utf8mb3 } from '../emulation.js';
 import { type Fault, type FaultRequest, isObject } from '../model.js';
 import { has, insertCustomer, registerInput, result, trimmed, variables } from './shared.js';
 
@@ -183,5 +183,21 @@ export const confirmLooseCompare: Fault = {
     const confirm = input?.confirm;
     if (!input || typeof confirm !== 'string' || confirm === input.password) return;
     if (looseEquals(confirm, input.password as string)) input.confirm = input.password;
+  },
+};
+
+export const digitsIsNumeric: Fault = {
+  id: 'GQL-DIGITS-IS-NUMERIC',
+  iface: 'graphql',
+  // The handler validates telephone and postcode with is_numeric() where ctype_digit() was meant: a sign in
+  // front, one decimal point or an exponent passes ("+4412345", "123.45", "1e5"). Stored as sent, never read
+  // back by an operation of document 3: the emulation hands the reference the digits so that it stores the account.
+  before(req) {
+    const input = registerInput(req);
+    if (!input) return;
+    for (const field of ['telephone', 'postcode']) {
+      const v = input[field];
+      if (typeof v === 'string' && isNumeric(v) && !/^\d+$/.test(v)) input[field] = v.replace(/\D/g, '');
+    }
   },
 };
