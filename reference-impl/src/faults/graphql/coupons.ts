@@ -281,3 +281,16 @@ export const couponCodeLooseMatch: Fault = {
     if (hit) v.code = hit.code;
   },
 };
+
+export const couponSortOrderString: Fault = {
+  id: 'GQL-COUPON-SORT-ORDER-STRING',
+  iface: 'graphql',
+  // The Coupon result's totals take sort_order from $this->config->get('total_<code>_sort_order'): the
+  // platform's settings are stored as text, and the resolver passes the value on uncast ("1", "4", "9").
+  after(res, req) {
+    if (!has(req, 'addCoupon') || !clean(res)) return;
+    const totals = result(res, 'addCoupon')?.totals;
+    if (!Array.isArray(totals)) return;
+    for (const t of totals) if (isObject(t) && typeof t.sort_order === 'number') t.sort_order = String(t.sort_order);
+  },
+};

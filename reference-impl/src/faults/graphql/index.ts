@@ -20,6 +20,7 @@ import {
   quantityIntWraps,
 } from './cart-add.js';
 import {
+  deleteAnswersFalse,
   deleteFirstLine,
   emptyCartOneSession,
   emptyCartStaleLineCache,
@@ -37,6 +38,7 @@ import {
   couponPrefix,
   couponReappliedStacks,
   couponSharedSession,
+  couponSortOrderString,
   couponStaleSubtotal,
   couponThousandsSeparator,
 } from './coupons.js';
@@ -172,4 +174,6 @@ export const graphqlFaults: Fault[] = [
   confirmLooseCompare,
   updateAddsQuantity,
   digitsIsNumeric,
+  couponSortOrderString,
+  deleteAnswersFalse,
 ];
