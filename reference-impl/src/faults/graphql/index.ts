@@ -64,6 +64,7 @@ import {
   passwordEscaped,
   passwordTrimmedAtRegister,
   registerNullFieldGiven,
+  registerOptionalFields,
 } from './registration.js';
 import {
   duplicateCheckVariablesOnly,
@@ -176,4 +177,5 @@ export const graphqlFaults: Fault[] = [
   digitsIsNumeric,
   couponSortOrderString,
   deleteAnswersFalse,
+  registerOptionalFields,
 ];

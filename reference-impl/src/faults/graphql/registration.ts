@@ -201,3 +201,15 @@ export const digitsIsNumeric: Fault = {
     }
   },
 };
+
+export const registerOptionalFields: Fault = {
+  id: 'GQL-REGISTER-OPTIONAL-FIELDS',
+  iface: 'graphql',
+  // The vendor's schema types company, address_2 and fax as nullable, as the platform's own account form
+  // treats them, and the resolver stores '' for one left out: a register without one of them goes through.
+  before(req) {
+    const input = registerInput(req);
+    if (!input) return;
+    for (const field of ['company', 'address_2', 'fax']) if (!(field in input) || input[field] === null) input[field] = '';
+  },
+};
