@@ -294,3 +294,22 @@ export const couponSortOrderString: Fault = {
     for (const t of totals) if (isObject(t) && typeof t.sort_order === 'number') t.sort_order = String(t.sort_order);
   },
 };
+
+export const couponCodeLike: Fault = {
+  id: 'GQL-COUPON-CODE-LIKE',
+  iface: 'graphql',
+  // The code is looked up with `WHERE code LIKE '<escaped code>'` (LIKE to match whatever the case): the
+  // escaping quotes the string but leaves % and _ as they are, so a code holding one matches as a pattern.
+  before(req, ctx) {
+    const v = variables(req);
+    if (!has(req, 'addCoupon') || !v || typeof v.code !== 'string') return;
+    const code = v.code.trim();
+    // Past the handler's own length check (at most 20 characters), as the vendor's lookup would be.
+    if (!code || code.length > 20 || !/[%_]/.test(code)) return;
+    if (ctx.db.prepare('SELECT 1 FROM gql_coupon WHERE code = ?').get(code)) return;
+    const hit = ctx.db.prepare('SELECT code FROM gql_coupon WHERE code LIKE ? ORDER BY coupon_id LIMIT 1').get(code) as
+      | { code: string }
+      | undefined;
+    if (hit) v.code = hit.code;
+  },
+};

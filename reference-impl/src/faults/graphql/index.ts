@@ -33,6 +33,7 @@ import {
   updateSameFalse,
 } from './cart-lines.js';
 import {
+  couponCodeLike,
   couponCodeLooseMatch,
   couponFixedPerLine,
   couponPrefix,
@@ -178,4 +179,5 @@ export const graphqlFaults: Fault[] = [
   couponSortOrderString,
   deleteAnswersFalse,
   registerOptionalFields,
+  couponCodeLike,
 ];
