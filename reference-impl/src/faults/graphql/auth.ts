@@ -181,3 +181,22 @@ export const loginOrPrecedence: Fault = {
     if (!accounts.has(password)) accounts.set(password, (input.email as string).trim());
   },
 };
+
+/** Per database: the user_data of the customer the worker's object holds, set by the last login (GQL-LOGIN-USER-DATA-STATIC). */
+const staticUserData = new WeakMap<object, Record<string, unknown>>();
+
+export const loginUserDataStatic: Fault = {
+  id: 'GQL-LOGIN-USER-DATA-STATIC',
+  iface: 'graphql',
+  // login's resolver builds user_data from the customer object the long-running worker keeps between requests,
+  // and reads it before $this->customer->login() loads the account that logs in: each login answers the
+  // user_data of the worker's login before it (any account).
+  after(res, req, ctx) {
+    const r = result(res, 'login');
+    if (!has(req, 'login') || !clean(res) || !r || !isObject(r.user_data)) return;
+    const prev = staticUserData.get(ctx.db);
+    staticUserData.set(ctx.db, { ...r.user_data });
+    if (!prev) return;
+    for (const k of ['firstname', 'lastname', 'email']) if (k in r.user_data && k in prev) r.user_data[k] = prev[k];
+  },
+};

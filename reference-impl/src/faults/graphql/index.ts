@@ -7,6 +7,7 @@ import {
   loginEmailUrldecoded,
   loginOrPrecedence,
   loginPasswordUtf8Decoded,
+  loginUserDataStatic,
   passwordBcrypt72,
   tokenUnchecked,
 } from './auth.js';
@@ -180,4 +181,5 @@ export const graphqlFaults: Fault[] = [
   deleteAnswersFalse,
   registerOptionalFields,
   couponCodeLike,
+  loginUserDataStatic,
 ];
