@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.js';
-import { graphqlFaults } from './graphql.js';
+import { graphqlFaults } from './graphql/index.js';
 import type { Fault, FaultInterface, FaultRequest } from './model.js';
 import { networkFaults } from './network/index.js';
 import { restRouteFaults } from './rest-route/index.js';

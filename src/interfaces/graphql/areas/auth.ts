@@ -559,7 +559,8 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'GQL-REG-06',
-      title: 'register whose confirm differs from password is refused, and no account is made',
+      title:
+        'register whose confirm differs from password is refused, and no account is made; also a confirm equal to the password as a number only ("1500" for "+1.5e3")',
       async run(ctx: C) {
         const account = freshAccount(ctx);
         const input = { ...customerInput(ctx, account, phoneForm(ctx) ?? 'string'), confirm: `${account.password}-other` };
@@ -577,6 +578,15 @@ export const authArea: AreaSpec<AuthState> = {
             res.exchange,
             loggedIn.exchange,
           );
+        // A confirm that differs as text but reads as the same number: a comparison by PHP's != (not !==)
+        // takes the two numeric strings as numbers. The password holds digits, a letter and special characters.
+        const numeric = customerInput(ctx, { ...freshAccount(ctx), password: '+1.5e3' }, phoneForm(ctx) ?? 'string');
+        const loose = await op(ctx, 'register', { input: { ...numeric, confirm: '1500' } });
+        ctx.expect(
+          loose.data?.register !== true || hasErrors(loose.errors),
+          'expected a refusal when confirm "1500" differs from password "+1.5e3" (the same number, not the same text), got register: true',
+          loose.exchange,
+        );
       },
     },
     {

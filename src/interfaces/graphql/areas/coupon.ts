@@ -65,7 +65,7 @@ export const couponArea: AreaSpec<CouponState> = {
     {
       id: 'GQL-COUP-03',
       title:
-        'addCoupon with a code no coupon has (an unknown one, the valid code cut short, a numeric valid code behind a 0) is refused',
+        'addCoupon with a code no coupon has (an unknown one, the valid code cut short or with its last character as _, a numeric valid code behind a 0) is refused',
       async run(ctx: C) {
         const product = productId(ctx);
         const session = await newSession(ctx);
@@ -96,7 +96,12 @@ export const couponArea: AreaSpec<CouponState> = {
         // where the code is digits). A coupon that really has such a code answers with that code, which is kept.
         const valid = ctx.data('SFC_GQL_COUPON');
         if (!valid || valid.length < 2) return;
-        const near: [string, string][] = [[valid.slice(0, -1), 'cut short']];
+        // The valid code with its last character as _: a lookup by LIKE without a wildcard of its own (LIKE for a
+        // match whatever the case) takes the _ the client sent for any one character (1 request).
+        const near: [string, string][] = [
+          [valid.slice(0, -1), 'cut short'],
+          [`${valid.slice(0, -1)}_`, 'with its last character as _'],
+        ];
         if (/^\d+$/.test(valid)) near.push([`0${valid}`, 'behind a 0, the same number']);
         for (const [code, how] of near) {
           const nearRes = await op(ctx, 'addCoupon', { code }, { token: session.token });

@@ -1,0 +1,86 @@
+import type { Fault } from '../model.js';
+import { bearerCustomer, has, variables } from './shared.js';
+
+export const limitIgnored: Fault = {
+  id: 'GQL-LIMIT-IGNORED',
+  iface: 'graphql',
+  before(req) {
+    const v = variables(req);
+    if (has(req, 'orders') && v && 'limit' in v) v.limit = 100;
+  },
+};
+
+export const startIgnored: Fault = {
+  id: 'GQL-START-IGNORED',
+  iface: 'graphql',
+  before(req) {
+    const v = variables(req);
+    if (has(req, 'orders') && v && 'start' in v) v.start = 0;
+  },
+};
+
+export const startAsPage: Fault = {
+  id: 'GQL-START-AS-PAGE',
+  iface: 'graphql',
+  // start read as a page number (the platform's own `page` parameter): the offset is start x limit.
+  before(req) {
+    const v = variables(req);
+    if (!has(req, 'orders') || !v || typeof v.start !== 'number' || v.start <= 0) return;
+    const limit = typeof v.limit === 'number' && v.limit > 0 ? v.limit : 10;
+    v.start = Math.min(v.start * limit, 2 ** 31 - 1);
+  },
+};
+
+export const ordersLimitNeedsStart: Fault = {
+  id: 'GQL-ORDERS-LIMIT-NEEDS-START',
+  iface: 'graphql',
+  // The resolver pages only when both arguments are given (isset(start) && isset(limit)): a limit
+  // sent alone is dropped and the default page (10 orders) comes back.
+  before(req) {
+    const v = variables(req);
+    if (has(req, 'orders') && v && v.limit != null && v.start == null) v.limit = 10;
+  },
+};
+
+export const ordersLastPageFull: Fault = {
+  id: 'GQL-ORDERS-LAST-PAGE-FULL',
+  iface: 'graphql',
+  // The resolver "fills" a last page: when start + limit runs past the customer's orders, start is
+  // moved back to count - limit, so a partial last page comes back full, repeating entries of the
+  // page before it, and a start past the end repeats the last page.
+  async before(req, ctx) {
+    const v = variables(req);
+    if (!has(req, 'orders') || !v || typeof v.start !== 'number' || v.start <= 0) return;
+    const me = await bearerCustomer(req, ctx);
+    if (me === undefined) return;
+    const limit = typeof v.limit === 'number' && v.limit > 0 ? Math.min(v.limit, 100) : 10;
+    const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM gql_order WHERE customer_id = ?').get(me) as { n: number };
+    if (v.start + limit > n) v.start = Math.max(0, n - limit);
+  },
+};
+
+export const ordersLimitZeroDefault: Fault = {
+  id: 'GQL-ORDERS-LIMIT-ZERO-DEFAULT',
+  iface: 'graphql',
+  // The orders resolver reads its paging as the platform's list controllers read a query string:
+  // $limit = !empty($args['limit']) ? (int)$args['limit'] : 10. empty() is true for 0, so a limit of 0, a value
+  // the client gave, counts as none and the default page of up to 10 orders is answered. Every other limit pages
+  // as it should (a limit of 1 or more, and a start of 0, which empty() turns into the default 0).
+  before(req) {
+    const v = variables(req);
+    if (has(req, 'orders') && v && v.limit === 0) v.limit = 10;
+  },
+};
+
+export const ordersStartOneBased: Fault = {
+  id: 'GQL-ORDERS-START-ONE-BASED',
+  iface: 'graphql',
+  // The orders resolver was copied from the platform's account/order list, whose offset is ($page - 1) * $limit for
+  // a 1-based page: the vendor put start where $page was and dropped the multiplication, keeping the - 1 (floored
+  // at 0), so the offset is start - 1. start 0 and start 1 both answer the first entries, and the page a client
+  // asks for after a page of limit entries (start = limit) begins with the last entry of that page again.
+  before(req) {
+    const v = variables(req);
+    if (has(req, 'orders') && v && typeof v.start === 'number' && v.start > 0) v.start -= 1;
+  },
+};
