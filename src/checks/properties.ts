@@ -3,11 +3,16 @@ import fc from 'fast-check';
 import type { CheckContext } from './context.js';
 import { CheckSkipped, ConformanceFailure } from './model.js';
 
-export interface PropertyOptions {
+export interface PropertyOptions<T = unknown> {
   /** Runs of this property; default the run's `--runs`. */
   runs?: number;
   /** Caps shrinking (each shrink step sends requests again). */
   maxShrinks?: number;
+  /**
+   * Values run before the generated ones, whatever the seed: the cases a known fault needs, which
+   * the generator reaches only on some seeds.
+   */
+  examples?: T[];
 }
 
 /** What a failed property reports: enough to replay it exactly. */
@@ -36,7 +41,7 @@ export async function checkProperty<T>(
   name: string,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  options: PropertyOptions = {},
+  options: PropertyOptions<T> = {},
 ): Promise<void> {
   const seed = propertySeed(ctx.settings.seed, name);
   const runs = options.runs ?? ctx.settings.runs;
@@ -66,7 +71,7 @@ export async function checkProperty<T>(
         throw e;
       }
     }),
-    { seed, numRuns: runs, endOnFailure: options.maxShrinks === 0 },
+    { seed, numRuns: runs, endOnFailure: options.maxShrinks === 0, examples: options.examples?.map((v): [T] => [v]) },
   );
   ctx.countPropertyRuns(details.numRuns + details.numShrinks);
   if (skipped) throw skipped;
@@ -113,7 +118,7 @@ export async function checkCommands<Model extends object, Real>(
   name: string,
   commands: fc.Arbitrary<fc.AsyncCommand<Model, Real, boolean>>[],
   setup: () => Promise<{ model: Model; real: Real }>,
-  options: PropertyOptions & { maxCommands?: number } = {},
+  options: Omit<PropertyOptions, 'examples'> & { maxCommands?: number } = {},
 ): Promise<void> {
   await checkProperty(
     ctx,
@@ -123,6 +128,6 @@ export async function checkCommands<Model extends object, Real>(
       const initial = await setup();
       await fc.asyncModelRun(() => initial, cmds);
     },
-    options,
+    { runs: options.runs, maxShrinks: options.maxShrinks },
   );
 }

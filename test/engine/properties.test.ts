@@ -25,6 +25,24 @@ describe('checkProperty', () => {
     expect(f.message).toContain('--seed 1');
     expect((f.details as { property: { counterexample: string } }).property.counterexample).toBe('[100]');
   });
+  it('runs the examples first, on every seed, and fails on one the generator would not reach', async () => {
+    for (const seed of [1, 2, 3]) {
+      const seen: number[] = [];
+      const err = await checkProperty(
+        ctx(seed, 5),
+        'never 7',
+        fc.integer({ min: 100, max: 200 }),
+        async (n) => {
+          seen.push(n);
+          if (n === 7) throw new ConformanceFailure('got 7');
+        },
+        { examples: [5, 7] },
+      ).catch((e: unknown) => e);
+      expect(seen.slice(0, 2)).toEqual([5, 7]);
+      expect(err).toBeInstanceOf(ConformanceFailure);
+      expect((err as ConformanceFailure).message).toContain('got 7');
+    }
+  });
   it('a run that skips ends the property as skipped, with no shrinking and no further run', async () => {
     let calls = 0;
     const err = await checkProperty(ctx(1), 'skips', fc.integer(), async () => {

@@ -127,6 +127,14 @@ export const propertiesArea: AreaSpec<PropState> = {
             );
             seen.push({ field, res: sent });
           },
+          // A sign in front and a decimal point pass PHP's is_numeric(), which a handler may use where ctype_digit()
+          // was meant: run on every seed, not only where the generator happens to place them so.
+          {
+            examples: [
+              { field: 'telephone', value: '12345.6789' },
+              { field: 'postcode', value: '+1234' },
+            ],
+          },
         );
       },
     },
