@@ -50,12 +50,26 @@ export function phpFloat(v: string): number {
   return m ? Number(m[0]) : 0;
 }
 
-/** A LIKE pattern as a regular expression: `%` any run of characters, `_` any one; unanchored, as in '%<pattern>%'. */
+/**
+ * A LIKE pattern as a regular expression: `%` any run of characters, `_` any one; unanchored, as in
+ * '%<pattern>%'. `-` is left as it is: outside a class it means itself, and escaped it is a syntax error
+ * under the `u` flag.
+ */
 export function likeRegex(pattern: string, flags = 'iu'): RegExp {
   const body = [...pattern]
-    .map((c) => (c === '%' ? '[\\s\\S]*' : c === '_' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')))
+    .map((c) => (c === '%' ? '[\\s\\S]*' : c === '_' ? '[\\s\\S]' : c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')))
     .join('');
   return new RegExp(body, flags);
+}
+
+/** `column LIKE pattern` on a whole value, case aside (the column's collation): the pattern anchored at both ends. */
+export const likeWhole = (pattern: string): RegExp => new RegExp(`^(?:${likeRegex(pattern).source})$`, 'iu');
+
+/** PHP's absint(): the leading integer of a numeric prefix, made positive; 0 for text that starts with none. */
+export function absint(v: unknown): number {
+  if (typeof v === 'number') return Number.isFinite(v) ? Math.abs(Math.trunc(v)) : 0;
+  const lead = typeof v === 'string' ? /^\s*[+-]?\d+/.exec(v)?.[0] : undefined;
+  return lead === undefined ? 0 : Math.abs(Number.parseInt(lead, 10));
 }
 
 /** A JSON body labelled with a media type parameter (`application/json; charset=utf-8`). */

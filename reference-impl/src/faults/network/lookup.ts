@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { AnswerCache, dateFromGmt, likeRegex, SITE_OFFSET_MINUTES } from '../emulation.js';
+import { AnswerCache, absint, dateFromGmt, likeWhole, SITE_OFFSET_MINUTES } from '../emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
 
 /** A lenient integer parse (parseInt / intval style): "12abc" reads as 12 instead of failing validation. */
@@ -26,7 +26,7 @@ function idLow32Bits(query: Record<string, unknown>, field: string): void {
 function userKeyLike(query: Record<string, unknown>, ctx: AppContext): void {
   const key = query.user_key;
   if (typeof key !== 'string' || !/[%_]/.test(key) || (query.user_id !== undefined && query.user_id !== '')) return;
-  const pattern = new RegExp(`^(?:${likeRegex(key).source})$`, 'iu');
+  const pattern = likeWhole(key);
   const keys = ctx.db.prepare('SELECT user_key FROM net_uni_users ORDER BY id').all() as { user_key: string }[];
   const first = keys.find((k) => pattern.test(k.user_key));
   if (first) query.user_key = first.user_key;
@@ -45,13 +45,6 @@ function lookupRegisteredLocal(res: FaultResponse): void {
 
 /** The unilevel lookup's answers, by the cache key the plugin builds (a transient of five minutes). */
 const LOOKUP_CACHE = new AnswerCache<unknown>(300_000);
-
-/** PHP's absint(): the leading integer of a string (intval), 0 when it starts with no digit, made non-negative. */
-function absint(v: unknown): number {
-  const m = typeof v === 'string' ? /^\s*[+-]?\d+/.exec(v) : null;
-  const n = typeof v === 'number' ? Math.trunc(v) : m ? Number(m[0]) : 0;
-  return Math.abs(n);
-}
 
 /**
  * uni-get-user-info caches its answer under 'uni_user_' . absint($user_id ?? $user_key), a key made for the

@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { isNumeric, likeRegex, stripslashes } from '../emulation.js';
+import { isNumeric, likeWhole, stripslashes } from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from '../model.js';
 
 /**
@@ -350,7 +350,7 @@ function emailLikeTaken(req: FaultRequest, ctx: AppContext): void {
   const field = bodyField(req.raw.body, 'email');
   const v = field.value;
   if (typeof v !== 'string' || !/[_%]/.test(v.trim())) return;
-  const pattern = new RegExp(`^${likeRegex(v.trim(), 'i').source}$`, 'i');
+  const pattern = likeWhole(v.trim());
   const emails = ctx.db.prepare('SELECT user_email FROM net_users').all() as { user_email: string }[];
   const hit = emails.find((e) => pattern.test(e.user_email));
   if (hit) field.set(hit.user_email);

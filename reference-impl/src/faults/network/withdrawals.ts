@@ -395,8 +395,8 @@ function amountFloatCast(req: FaultRequest): void {
   const field = bodyField(req.raw.body, 'amount');
   const v = field.value;
   if (typeof v !== 'string' || v.trim() === '' || withdrawalCents(v) !== undefined) return;
-  const lead = /^\s*(\d+(?:\.\d*)?|\.\d+)/.exec(v);
-  field.set(lead ? (Math.round(Number(lead[1]) * 100) / 100).toFixed(2) : '0');
+  const cast = phpFloat(v);
+  field.set(cast > 0 ? (Math.round(cast * 100) / 100).toFixed(2) : '0');
 }
 
 export const wdAmountFloatCast: Fault = {

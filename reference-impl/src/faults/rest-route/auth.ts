@@ -1,5 +1,5 @@
 import { tokenOf } from '../../rest-route/core.js';
-import { likeRegex, urldecode } from '../emulation.js';
+import { likeWhole, urldecode } from '../emulation.js';
 import { type Fault, isObject } from '../model.js';
 import { defaultUserToken } from '../tokens.js';
 import { data, ok } from './shared.js';
@@ -108,7 +108,7 @@ export const loginEmailLike: Fault = {
     for (const key of ['email', 'username']) {
       const sent = body[key];
       if (typeof sent !== 'string' || sent.length > 254 || !/[_%]/.test(sent)) continue;
-      const pattern = new RegExp(`^(?:${likeRegex(sent.trim(), 'i').source})$`, 'i');
+      const pattern = likeWhole(sent.trim());
       const rows = ctx.db.prepare('SELECT email FROM rr_customer ORDER BY customer_id').all() as { email: string }[];
       const hit = rows.find((r) => pattern.test(r.email));
       if (hit) body[key] = hit.email;

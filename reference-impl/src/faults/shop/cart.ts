@@ -3,7 +3,7 @@ import { int } from '../../http/body.js';
 import { cartTotals } from '../../shop/cart.js';
 import { identify, money, params } from '../../shop/common.js';
 import { cartLines, couponCodes, priceCart } from '../../shop/pricing.js';
-import { AnswerCache, numberFormat } from '../emulation.js';
+import { AnswerCache, absint, numberFormat } from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, isObject, mapKey } from '../model.js';
 import { failed, phpEmpty } from './shared.js';
 
@@ -251,13 +251,6 @@ export const addQtyEmptyDefaultOne: Fault = {
     if (field.value !== undefined && phpEmpty(field.value)) field.set('1');
   },
 };
-
-/** PHP's absint(): the leading integer of a numeric prefix, made positive; 0 for text that starts with none. */
-function absint(v: unknown): number {
-  if (typeof v === 'number') return Number.isFinite(v) ? Math.abs(Math.trunc(v)) : 0;
-  const lead = typeof v === 'string' ? /^\s*[+-]?\d+/.exec(v)?.[0] : undefined;
-  return lead === undefined ? 0 : Math.abs(Number.parseInt(lead, 10));
-}
 
 export const addProductIdAbsint: Fault = {
   id: 'SHOP-ADD-PRODUCT-ID-ABSINT',
