@@ -77,40 +77,73 @@ export function setting(db: Database.Database, key: string): string {
 
 /** A label of the given page (falls back to the common labels), or the key itself when unknown. */
 export function label(db: Database.Database, key: string, page = '*'): string {
-  const row = sql(db, "SELECT value FROM rr_label WHERE key = ? AND page IN (?, '*') ORDER BY page = '*' LIMIT 1").get(
-    key,
-    page,
-  ) as { value: string } | undefined;
-  return row?.value ?? key;
+  const { labels } = languageTables(db);
+  return labels.get(`${page}\n${key}`) ?? labels.get(`*\n${key}`) ?? key;
+}
+
+/**
+ * Labels and the language settings are seeded once and never written while the server runs, and every GET
+ * answers a `language` object built from them (four queries each time, a fifth of the rest-route handlers'
+ * CPU under the suite), and error messages are labels too: the labels (by `<page>\n<key>`), the seeded
+ * pages and each page's object are read once per database.
+ */
+interface LanguageTables {
+  labels: Map<string, string>;
+  pages: Set<string>;
+  byPage: Map<string, Record<string, string>>;
+}
+const languageCache = new WeakMap<Database.Database, LanguageTables>();
+
+function languageTables(db: Database.Database): LanguageTables {
+  let tables = languageCache.get(db);
+  if (!tables) {
+    const rows = sql(db, 'SELECT page, key, value FROM rr_label ORDER BY rowid').all() as Array<{
+      page: string;
+      key: string;
+      value: string;
+    }>;
+    const labels = new Map<string, string>();
+    for (const r of rows) if (!labels.has(`${r.page}\n${r.key}`)) labels.set(`${r.page}\n${r.key}`, r.value);
+    tables = { labels, pages: new Set(rows.map((r) => r.page)), byPage: new Map() };
+    languageCache.set(db, tables);
+  }
+  return tables;
 }
 
 /** The label page of a route: the longest seeded page that is a prefix of it (`account/address/add` -> `account/address`). */
 function pageOf(db: Database.Database, route: string): string {
+  const { pages } = languageTables(db);
   const parts = route.split('/');
   for (let n = parts.length; n > 0; n--) {
     const page = parts.slice(0, n).join('/');
-    if (sql(db, 'SELECT 1 FROM rr_label WHERE page = ? LIMIT 1').get(page)) return page;
+    if (pages.has(page)) return page;
   }
   return '*';
 }
 
 /** The `language` object: the eight localisation settings, then the common labels, then the page's labels. */
 export function languageOf(db: Database.Database, route: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const settings = sql(db, "SELECT key, value FROM rr_setting WHERE key LIKE 'language.%' ORDER BY rowid").all() as Array<{
-    key: string;
-    value: string;
-  }>;
-  for (const s of settings) out[s.key.slice('language.'.length)] = s.value;
+  const { byPage } = languageTables(db);
   const page = pageOf(db, route);
-  const labels = sql(db, "SELECT key, value FROM rr_label WHERE page IN ('*', ?) ORDER BY page = '*' DESC, rowid").all(
-    page,
-  ) as Array<{
-    key: string;
-    value: string;
-  }>;
-  for (const l of labels) out[l.key] = l.value;
-  return out;
+  let built = byPage.get(page);
+  if (!built) {
+    built = {};
+    const settings = sql(db, "SELECT key, value FROM rr_setting WHERE key LIKE 'language.%' ORDER BY rowid").all() as Array<{
+      key: string;
+      value: string;
+    }>;
+    for (const s of settings) built[s.key.slice('language.'.length)] = s.value;
+    const labels = sql(db, "SELECT key, value FROM rr_label WHERE page IN ('*', ?) ORDER BY page = '*' DESC, rowid").all(
+      page,
+    ) as Array<{
+      key: string;
+      value: string;
+    }>;
+    for (const l of labels) built[l.key] = l.value;
+    byPage.set(page, built);
+  }
+  // A copy: the envelope is the caller's to change (a fault rewrites its code).
+  return { ...built };
 }
 
 /** Success envelope; read (GET) responses also carry `language`. */
@@ -212,8 +245,9 @@ export function flag(source: Record<string, unknown>, ...names: string[]): boole
 }
 
 /** Length in characters (code points), as the documents' limits count them. */
+/** Characters (code points), as the documents count lengths; without a surrogate pair that is `s.length`. */
 export function length(s: string): number {
-  return [...s].length;
+  return /[\uD800-\uDFFF]/.test(s) ? [...s].length : s.length;
 }
 
 export function between(s: string | undefined, min: number, max: number): boolean {
