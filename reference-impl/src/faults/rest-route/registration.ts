@@ -350,3 +350,32 @@ export const registerDuplicateUpsert: Fault = {
       );
   },
 };
+
+/** PHP's ucwords(strtolower($v)): ASCII letters only (PHP 8's strtolower() and ucwords() leave other bytes alone). */
+const ucwordsLower = (v: string): string =>
+  v
+    .replace(/[A-Z]/g, (c) => c.toLowerCase())
+    .replace(/(^|[ \t\r\n\f\v])([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
+
+export const registerNameRecapitalised: Fault = {
+  id: 'RR-REGISTER-NAME-RECAPITALISED',
+  iface: 'rest-route',
+  // The module's addCustomer() tidies the names before its INSERT with ucwords(strtolower($name)) (meant for
+  // "jOHN smith" typed with caps lock), after the validator saw them as sent: "McDonald" is filed "Mcdonald",
+  // "DeVries" "Devries", "ANNA" "Anna", and register and login answer the name so rewritten.
+  after(res, req, ctx) {
+    const d = data(res);
+    if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
+    const row = ctx.db.prepare('SELECT firstname, lastname FROM rr_customer WHERE customer_id = ?').get(Number(d.customer_id)) as
+      | { firstname: string; lastname: string }
+      | undefined;
+    if (!row) return;
+    const firstname = ucwordsLower(row.firstname);
+    const lastname = ucwordsLower(row.lastname);
+    ctx.db
+      .prepare('UPDATE rr_customer SET firstname = ?, lastname = ? WHERE customer_id = ?')
+      .run(firstname, lastname, Number(d.customer_id));
+    d.firstname = firstname;
+    d.lastname = lastname;
+  },
+};
