@@ -97,6 +97,7 @@ import {
   registerGroupEchoed,
   registerNameNfd,
   registerNameRecapitalised,
+  registerNameSlashed,
   registerNameZeroEmpty,
   registerPasswordClear,
   registerPasswordTrimmed,
@@ -198,4 +199,5 @@ export const restRouteFaults: Fault[] = [
   productUnknownEmptyDetail,
   addressTextBr,
   addressListLanguageRows,
+  registerNameSlashed,
 ];
