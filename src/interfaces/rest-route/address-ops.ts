@@ -133,9 +133,19 @@ export async function refusedAdd(ctx: C, what: string, names: string[], override
 /**
  * `over`: the value one past the maximum that the add must refuse (default max + 1 letters). A limit
  * counts every character: the postcode's holds a space, which a rule counting the code without its
- * spaces ("SW1A 1AA" as seven) lets through.
+ * spaces ("SW1A 1AA" as seven) lets through. `atMax`: the value of exactly the maximum that the add and
+ * an edit must accept (default max letters); address_1's holds an &, which a rule counting the value
+ * HTML-escaped (&amp;, five characters) refuses.
  */
-export function limitCheck(id: string, field: string, errorKey: string, min: number, max: number, over = 'a'.repeat(max + 1)) {
+export function limitCheck(
+  id: string,
+  field: string,
+  errorKey: string,
+  min: number,
+  max: number,
+  over = 'a'.repeat(max + 1),
+  atMax = 'a'.repeat(max),
+) {
   return {
     id,
     title: `${field}: ${min} and ${max} characters accepted (by the add and by an edit), ${min - 1} and ${max + 1} refused`,
@@ -146,8 +156,8 @@ export function limitCheck(id: string, field: string, errorKey: string, min: num
       // The edit has the add's limits too (row 9), and no other check sent it a field past one.
       await acceptedAdd(
         ctx,
-        `add with a ${max}-character ${field}`,
-        { [field]: 'a'.repeat(max) },
+        `add with a ${max}-character ${field}${atMax === 'a'.repeat(max) ? '' : ` (${JSON.stringify(atMax.slice(-12))} at its end)`}`,
+        { [field]: atMax },
         {
           edit: true,
           refused: {

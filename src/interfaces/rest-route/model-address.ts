@@ -79,6 +79,16 @@ export async function compare(m: BookModel, r: BookReal, after: string, step?: E
     raw.map((a: unknown) => [String(asRecord(a)?.address_id), asRecord(a) ?? {}]),
   );
   const evidence = step ? [step, ex] : [ex];
+  // The list is keyed by address_id below, so a list carrying an address twice (a join that repeats its
+  // rows) matched the model: "exactly the addresses added and not deleted" lists each one once.
+  const twice = raw
+    .map((a: unknown) => String(asRecord(a)?.address_id))
+    .filter((id: string, i: number, all: string[]) => all.indexOf(id) !== i);
+  ctx.expect(
+    twice.length === 0,
+    `after ${after}: the list carries address ${[...new Set(twice)].join(', ')} more than once (${raw.length} entries for ${listed.size} addresses)`,
+    ...evidence,
+  );
   const missing = [...m.addresses.keys()].filter((id) => !listed.has(id));
   const extra = [...listed.keys()].filter((id) => !m.addresses.has(id));
   ctx.expect(

@@ -118,3 +118,33 @@ export const addressTextDefaultRegion: Fault = {
     }
   },
 };
+
+export const addressTextBr: Fault = {
+  id: 'RR-ADDRESS-TEXT-BR',
+  iface: 'rest-route',
+  // The list's full address is built the platform's storefront way, for an HTML page: the address format's lines
+  // joined and then str_replace(["\r\n", "\r", "\n"], '<br />', ...). The app gets one line with <br /> tags,
+  // "Jane Doe<br />1 High Street<br />London SW1A 1AA<br />...", where the Address's address is a multi-line string.
+  after(res, req) {
+    const d = data(res);
+    if (req.endpoint !== 'account/address' || !Array.isArray(d?.addresses)) return;
+    for (const a of d.addresses)
+      if (isObject(a) && typeof a.address === 'string') a.address = a.address.replace(/\r\n|\r|\n/g, '<br />');
+  },
+};
+
+export const addressListLanguageRows: Fault = {
+  id: 'RR-ADDRESS-LIST-LANGUAGE-ROWS',
+  iface: 'rest-route',
+  // The list's query joins the country's and the zone's names from their description tables (the platform's 4.0
+  // layout) with LEFT JOIN country_description cd ON (cd.country_id = a.country_id) and no AND cd.language_id =
+  // condition: a store with two languages gets each address once per language, so the list carries every
+  // address twice, one after the other (the second language's names copied from the first at install).
+  after(res, req, ctx) {
+    const d = data(res);
+    if (req.endpoint !== 'account/address' || !Array.isArray(d?.addresses)) return;
+    const languages = (ctx.db.prepare('SELECT COUNT(*) AS n FROM rr_language').get() as { n: number }).n;
+    if (languages < 2) return;
+    d.addresses = d.addresses.flatMap((a) => Array.from({ length: languages }, () => (isObject(a) ? { ...a } : a)));
+  },
+};

@@ -343,3 +343,41 @@ export const addressEditCountryKept: Fault = {
     ctx.db.prepare('UPDATE rr_address SET country_id = ? WHERE address_id = ?').run(before.countryId, before.addressId);
   },
 };
+
+/** RR-ADDRESS-LIMITS-COUNT-ESCAPED: the documented address limits (Part 8), as the module's validate() applies them. */
+const ESCAPED_LIMITS: Record<string, [number, number]> = {
+  firstname: [1, 32],
+  lastname: [1, 32],
+  address_1: [3, 128],
+  city: [2, 128],
+  postcode: [2, 10],
+};
+
+/** The platform's Request::clean(): htmlspecialchars($v, ENT_COMPAT, 'UTF-8'), which leaves the single quote alone. */
+const requestClean = (v: string): string =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+export const addressLimitsCountEscaped: Fault = {
+  id: 'RR-ADDRESS-LIMITS-COUNT-ESCAPED',
+  iface: 'rest-route',
+  // The module copies its JSON body into $this->request->post so that the platform's validate() can run on
+  // it, and the platform's Request::clean() escapes every value there (htmlspecialchars, ENT_COMPAT); the
+  // model's INSERT and UPDATE read the raw JSON. So the add and the edit count utf8_strlen(trim()) of the
+  // escaped value: an & counts as five characters (&amp;), a " as six, and a 128-character address_1 such as
+  // "... Smith & Sons" (or a 32-character name, a 10-character postcode) holding one is refused.
+  before(req) {
+    if (!addressWrite(req, 'both')) return;
+    const body = req.raw.body;
+    for (const [key, [, max]] of Object.entries(ESCAPED_LIMITS))
+      for (const name of key === 'firstname'
+        ? ['firstname', 'first_name']
+        : key === 'lastname'
+          ? ['lastname', 'last_name']
+          : [key]) {
+        const v = body[name];
+        // The handler counts characters of the trimmed value: a value past the limit once escaped gets its own refusal.
+        if (typeof v === 'string' && [...v.trim()].length <= max && [...requestClean(v.trim())].length > max)
+          body[name] = 'x'.repeat(max + 1);
+      }
+  },
+};

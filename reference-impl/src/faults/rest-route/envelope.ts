@@ -65,3 +65,21 @@ export const languageCodeFromHeader: Fault = {
     res.body.language.code = first;
   },
 };
+
+export const addressErrorsKeyed: Fault = {
+  id: 'RR-ADDRESS-ERRORS-KEYED',
+  iface: 'rest-route',
+  // The address form's controller collects its rule errors the platform's way, $this->error['firstname'] =
+  // $this->language->get('error_firstname'), and answers $json['errors'] = $this->error: json_encode() writes an
+  // array with string keys as a JSON object, so a refused add or edit answers errors {"firstname": "First Name
+  // must be between 1 and 32 characters!", ...} where the other endpoints (and the envelope) carry an array.
+  after(res, req) {
+    const route = req.endpoint;
+    if ((route !== 'account/address/add' && route !== 'account/address/edit') || req.method !== 'POST') return;
+    if (!isObject(res.body) || res.body.status !== false || !Array.isArray(res.body.errors)) return;
+    const keyed: Record<string, unknown> = {};
+    for (const e of res.body.errors)
+      if (isObject(e)) keyed[typeof e.field === 'string' ? e.field : String(e.code)] = e.message ?? e.code;
+    if (Object.keys(keyed).length > 0) res.body.errors = keyed;
+  },
+};

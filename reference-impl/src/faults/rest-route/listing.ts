@@ -214,3 +214,48 @@ export const listingSpecialFalse: Fault = {
     for (const p of products) if (isObject(p) && p.special === '') p.special = false;
   },
 };
+
+export const listingSortOrderLeaked: Fault = {
+  id: 'RR-LISTING-SORT-ORDER-LEAKED',
+  iface: 'rest-route',
+  // The module builds the sort options in a loop over the platform's sort values, splitting each with
+  // list($sort_key, $sort_dir) = explode('-', $value), but writes 'order' => $order: the listing's own order
+  // (the request's order, 'ASC' by default) read at the top of the controller. Every option then carries the
+  // same order, so "pd.name-DESC" comes with order "ASC" (and, with &order=DESC, "p.price-ASC" with "DESC").
+  after(res, req) {
+    const sorts = data(res)?.sorts;
+    if (req.endpoint !== 'product/listing' || !Array.isArray(sorts)) return;
+    const order = typeof req.query.order === 'string' && req.query.order !== '' ? req.query.order : 'ASC';
+    for (const s of sorts) if (isObject(s)) s.order = order;
+  },
+};
+
+export const productUnknownEmptyDetail: Fault = {
+  id: 'RR-PRODUCT-UNKNOWN-EMPTY-DETAIL',
+  iface: 'rest-route',
+  // The module's product controller builds its answer from $product_info = getProduct($product_id) without the
+  // platform's if ($product_info) branch: for an id that names no product, getProduct() returns false and every
+  // $product_info['...'] reads null (PHP 7 raises no warning on false), so the answer is status true with a detail
+  // of the record's keys, each null (and a thumb built from the placeholder image).
+  after(res, req) {
+    if (req.endpoint !== 'product/product' || req.method !== 'GET' || !isObject(res.body) || res.body.status !== false) return;
+    // Only the handler's own "no such product": the token check (and its refusal) comes before the controller.
+    const errors = Array.isArray(res.body.errors) ? res.body.errors : [];
+    if (!errors.some((e) => isObject(e) && e.code === 'error_product_not_found')) return;
+    const productId = req.query.product_id;
+    if (typeof productId !== 'string' || !/^\s*\d+\s*$/.test(productId)) return;
+    const detail: Record<string, unknown> = {};
+    for (const key of ['product_id', 'name', 'model', 'description', 'price', 'special', 'tax', 'minimum', 'rating', 'reviews'])
+      detail[key] = null;
+    detail.thumb = 'image/cache/placeholder-228x228.png';
+    detail.images = [];
+    detail.options = [];
+    res.status = 200;
+    res.body = {
+      status: true,
+      errors: [],
+      data: detail,
+      ...(res.body.language === undefined ? {} : { language: res.body.language }),
+    };
+  },
+};

@@ -350,3 +350,68 @@ export const registerDuplicateUpsert: Fault = {
       );
   },
 };
+
+/** PHP's ucwords(strtolower($v)): ASCII letters only (PHP 8's strtolower() and ucwords() leave other bytes alone). */
+const ucwordsLower = (v: string): string =>
+  v
+    .replace(/[A-Z]/g, (c) => c.toLowerCase())
+    .replace(/(^|[ \t\r\n\f\v])([a-z])/g, (_, sep: string, c: string) => sep + c.toUpperCase());
+
+export const registerNameRecapitalised: Fault = {
+  id: 'RR-REGISTER-NAME-RECAPITALISED',
+  iface: 'rest-route',
+  // The module's addCustomer() tidies the names before its INSERT with ucwords(strtolower($name)) (meant for
+  // "jOHN smith" typed with caps lock), after the validator saw them as sent: "McDonald" is filed "Mcdonald",
+  // "DeVries" "Devries", "ANNA" "Anna", and register and login answer the name so rewritten.
+  after(res, req, ctx) {
+    const d = data(res);
+    if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
+    const row = ctx.db.prepare('SELECT firstname, lastname FROM rr_customer WHERE customer_id = ?').get(Number(d.customer_id)) as
+      | { firstname: string; lastname: string }
+      | undefined;
+    if (!row) return;
+    const firstname = ucwordsLower(row.firstname);
+    const lastname = ucwordsLower(row.lastname);
+    ctx.db
+      .prepare('UPDATE rr_customer SET firstname = ?, lastname = ? WHERE customer_id = ?')
+      .run(firstname, lastname, Number(d.customer_id));
+    d.firstname = firstname;
+    d.lastname = lastname;
+  },
+};
+
+/** mysqli::real_escape_string(): a backslash before NUL, \n, \r, \\, ', " and Ctrl-Z. */
+const ESCAPED: Record<string, string> = {
+  '\0': '\\0',
+  '\n': '\\n',
+  '\r': '\\r',
+  '\\': '\\\\',
+  "'": "\\'",
+  '"': '\\"',
+  '\x1a': '\\Z',
+};
+const realEscape = (v: string): string => [...v].map((c) => ESCAPED[c] ?? c).join('');
+
+export const registerNameSlashed: Fault = {
+  id: 'RR-REGISTER-NAME-SLASHED',
+  iface: 'rest-route',
+  // The module's addCustomer() still runs the names through $this->db->escape() (mysqli's real_escape_string, from
+  // the days it built its INSERT by concatenation), but now binds them into a prepared statement, which stores its
+  // values as given: the backslashes are filed with the name. "O'Brien" is stored "O\'Brien", and register and
+  // login answer it so.
+  after(res, req, ctx) {
+    const d = data(res);
+    if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
+    const row = ctx.db.prepare('SELECT firstname, lastname FROM rr_customer WHERE customer_id = ?').get(Number(d.customer_id)) as
+      | { firstname: string; lastname: string }
+      | undefined;
+    if (!row) return;
+    const firstname = realEscape(row.firstname);
+    const lastname = realEscape(row.lastname);
+    ctx.db
+      .prepare('UPDATE rr_customer SET firstname = ?, lastname = ? WHERE customer_id = ?')
+      .run(firstname, lastname, Number(d.customer_id));
+    d.firstname = firstname;
+    d.lastname = lastname;
+  },
+};

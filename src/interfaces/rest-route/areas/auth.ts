@@ -63,7 +63,11 @@ export const authArea: AreaSpec<AuthState> = {
       run: async (ctx: C) => {
         // A precomposed accented letter (NFC, one code point) in the name that RR-REG-12 and RR-LOGIN-07
         // read back: every name was ASCII, so a module storing names decomposed (NFD) showed nowhere.
-        const out = await register(ctx, freshFields(ctx, { firstname: 'Zo\u00eb' }));
+        // An apostrophe and a capital inside the lastname ("O'McLst..."): every name read back was letters
+        // capitalised on the first only, so a module filing names through ucwords(strtolower()), or with the
+        // backslashes of real_escape_string(), showed nowhere.
+        const fields = freshFields(ctx, { firstname: 'Zo\u00eb' });
+        const out = await register(ctx, { ...fields, lastname: `O'Mc${fields.lastname}` });
         const last = out.exchanges[out.exchanges.length - 1];
         if (!out.account || !last)
           return ctx.fail(
