@@ -1,6 +1,7 @@
 import type { Fault } from '../model.js';
 import {
   bearerCaseSensitive,
+  customerEmailCaseGuard,
   customerWrong,
   hs256Token,
   loginEchoesEmail,
@@ -182,4 +183,5 @@ export const graphqlFaults: Fault[] = [
   registerOptionalFields,
   couponCodeLike,
   loginUserDataStatic,
+  customerEmailCaseGuard,
 ];

@@ -164,6 +164,37 @@ export const queriesArea: AreaSpec<QueriesState> = {
       },
     },
     {
+      id: 'GQL-CUST-02',
+      title:
+        "customerByEmail of a customer's own e-mail written in upper case, where login takes that spelling for the account, is that customer's record",
+      needs: ['b'],
+      async run(ctx: C) {
+        const b = ctx.state.b!;
+        const typed = b.email.toUpperCase();
+        if (typed === b.email) ctx.skip(`the e-mail ${b.email} has no letter to write in another case`);
+        // Whether e-mails match case-insensitively is not stated: judged only where login takes the spelling for
+        // the account, so the target itself holds it for that customer's e-mail. The token of that login asks
+        // (a target that ends older tokens on login keeps it valid). 2 requests.
+        const lg = await op(ctx, 'login', { email: typed, password: b.password });
+        const token = record(lg.data?.login)?.[`${ctx.settings.vendor}_token`];
+        if (typeof token !== 'string' || token.length === 0)
+          ctx.skip(
+            `login with ${typed} was refused (${refusal(lg, 'login') ?? short(lg.data?.login)}): the target matches e-mails by case`,
+          );
+        const res = await op(ctx, 'customerByEmail', { email: typed }, { token });
+        const list = customers(res.data?.customerByEmail);
+        const want = { firstname: b.firstname, lastname: b.lastname, email: b.email };
+        ctx.expect(
+          list.length > 0 &&
+            list.every((c) => typeof c.email === 'string' && c.email.toLowerCase() === b.email.toLowerCase()) &&
+            list.some((c) => c.firstname === b.firstname && c.lastname === b.lastname),
+          `login took ${JSON.stringify(typed)} for the account of ${b.email}; customerByEmail of that spelling with its token: expected ${JSON.stringify(want)}, got ${refusal(res, 'customerByEmail') ?? short(res.data?.customerByEmail)}`,
+          lg.exchange,
+          res.exchange,
+        );
+      },
+    },
+    {
       id: 'GQL-ORD-01',
       title: 'orders(start, limit) returns a list of entries with order_id',
       needs: ['a'],
