@@ -47,10 +47,12 @@ import {
 } from './coupons.js';
 import {
   limitIgnored,
+  ordersFullPagePopped,
   ordersLastPageFull,
   ordersLimitNeedsStart,
   ordersLimitZeroDefault,
   ordersStartOneBased,
+  ordersStartUndefinedWarning,
   startAsPage,
   startIgnored,
 } from './orders.js';
@@ -184,4 +186,6 @@ export const graphqlFaults: Fault[] = [
   couponCodeLike,
   loginUserDataStatic,
   customerEmailCaseGuard,
+  ordersStartUndefinedWarning,
+  ordersFullPagePopped,
 ];
