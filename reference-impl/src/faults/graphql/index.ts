@@ -93,6 +93,7 @@ import {
 import {
   imageAbsolute,
   jsonCharsetEmpty,
+  jsonNumericCheck,
   lineAllFields,
   noDataWrapper,
   publicByOperationName,
@@ -188,4 +189,5 @@ export const graphqlFaults: Fault[] = [
   customerEmailCaseGuard,
   ordersStartUndefinedWarning,
   ordersFullPagePopped,
+  jsonNumericCheck,
 ];

@@ -1,5 +1,5 @@
 import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql';
-import { AnswerCache, jsonWithParameter, stripslashes } from '../emulation.js';
+import { AnswerCache, isNumeric, jsonWithParameter, stripslashes } from '../emulation.js';
 import { type Fault, isObject } from '../model.js';
 import { CART_FIELDS, clean, has, result } from './shared.js';
 
@@ -180,5 +180,24 @@ export const queryTextStripslashes: Fault = {
   before(req) {
     const body = req.raw.body;
     if (isObject(body) && typeof body.query === 'string' && body.query.includes('\\')) body.query = stripslashes(body.query);
+  },
+};
+
+/** json_encode's JSON_NUMERIC_CHECK: every string PHP's is_numeric() takes is written as a number. */
+function numericChecked(node: unknown): unknown {
+  if (typeof node === 'string') return isNumeric(node) ? Number(node) : node;
+  if (Array.isArray(node)) return node.map(numericChecked);
+  if (isObject(node)) return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, numericChecked(v)]));
+  return node;
+}
+
+export const jsonNumericCheck: Fault = {
+  id: 'GQL-JSON-NUMERIC-CHECK',
+  iface: 'graphql',
+  // The controller writes the result with json_encode($result, JSON_NUMERIC_CHECK), added so that prices MySQL
+  // hands over as strings come out as numbers: every string is_numeric() takes becomes a number too. The coupon
+  // code 2222 comes back as coupon_code: 2222, a number where the document says String (and IDs as numbers).
+  after(res) {
+    if (isObject(res.body) && 'data' in res.body) res.body = { ...res.body, data: numericChecked(res.body.data) };
   },
 };
