@@ -38,6 +38,7 @@ import {
   couponCodeLike,
   couponCodeLooseMatch,
   couponFixedPerLine,
+  couponPerLoginSession,
   couponPrefix,
   couponReappliedStacks,
   couponSharedSession,
@@ -190,4 +191,5 @@ export const graphqlFaults: Fault[] = [
   ordersStartUndefinedWarning,
   ordersFullPagePopped,
   jsonNumericCheck,
+  couponPerLoginSession,
 ];
