@@ -97,6 +97,7 @@ import {
   jsonNumericCheck,
   lineAllFields,
   noDataWrapper,
+  optionsLiteralStringsOnly,
   publicByOperationName,
   queryCacheNoToken,
   queryTextStripslashes,
@@ -192,4 +193,5 @@ export const graphqlFaults: Fault[] = [
   ordersFullPagePopped,
   jsonNumericCheck,
   couponPerLoginSession,
+  optionsLiteralStringsOnly,
 ];
