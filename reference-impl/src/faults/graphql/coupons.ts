@@ -379,3 +379,28 @@ export const couponPerLoginSession: Fault = {
     else sessions.delete(seen.sid);
   },
 };
+
+/** addCoupon requests sent on an empty cart (GQL-COUPON-EMPTY-CART-DIVISION). */
+const onEmptyCart = new WeakSet<object>();
+
+export const couponEmptyCartDivision: Fault = {
+  id: 'GQL-COUPON-EMPTY-CART-DIVISION',
+  iface: 'graphql',
+  // addCoupon's result titles the coupon's line with its share of the cart, sprintf('Coupon (%s, %d%%)', $code,
+  // abs($discount) / $sub_total * 100). On an empty cart $sub_total is 0, and PHP 8 throws DivisionByZeroError
+  // (0 / 0 too): the shop's display_errors prints the fatal error as HTML with status 500, after the coupon was put
+  // in the session. A cart holding anything answers as before.
+  async before(req, ctx) {
+    if (!has(req, 'addCoupon')) return;
+    const me = await bearerCustomer(req, ctx);
+    if (me === undefined) return;
+    const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM gql_cart WHERE customer_id = ?').get(me) as { n: number };
+    if (n === 0) onEmptyCart.add(req.raw);
+  },
+  after(res, req) {
+    if (!onEmptyCart.has(req.raw) || !clean(res) || !result(res, 'addCoupon')) return;
+    res.status = 500;
+    res.body =
+      '<br />\n<b>Fatal error</b>:  Uncaught DivisionByZeroError: Division by zero in /var/www/html/catalog/model/extension/svc_graphql/coupon.php:58\nStack trace:\n#0 /var/www/html/catalog/controller/extension/svc_graphql/svc_graphql.php(301): ModelExtensionSvcGraphqlCoupon->getCouponResult()\n#1 {main}\n  thrown in <b>/var/www/html/catalog/model/extension/svc_graphql/coupon.php</b> on line <b>58</b><br />\n';
+  },
+};

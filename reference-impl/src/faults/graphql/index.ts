@@ -37,6 +37,7 @@ import {
 import {
   couponCodeLike,
   couponCodeLooseMatch,
+  couponEmptyCartDivision,
   couponFixedPerLine,
   couponPerLoginSession,
   couponPrefix,
@@ -194,4 +195,5 @@ export const graphqlFaults: Fault[] = [
   jsonNumericCheck,
   couponPerLoginSession,
   optionsLiteralStringsOnly,
+  couponEmptyCartDivision,
 ];

@@ -5,6 +5,7 @@ import {
   type Account,
   accepted,
   addToCart,
+  answerRefusal,
   cartLines,
   emptyCart,
   expectSelection,
@@ -38,6 +39,8 @@ interface CouponState {
   summaryRes: GraphQLResult;
   /** GQL-STATE-01's Coupon result after the change (a subtotal of 1,000 or more where the data allows). */
   reapplied: GraphQLResult;
+  /** The token of GQL-COUP-05's second login of the customer. */
+  second: string;
 }
 type C = CheckContext<CouponState>;
 
@@ -314,6 +317,7 @@ export const couponArea: AreaSpec<CouponState> = {
         // summary holds the lines of the first (more than the 1 unit it adds), the cart the coupon was applied to.
         // The second login's token adds (a target that ends older tokens on login keeps it valid). 2 requests.
         const { token } = await login(ctx, account);
+        ctx.state.second = token;
         ctx.onTeardown(async () => {
           await emptyCart(ctx, { token });
         });
@@ -332,6 +336,21 @@ export const couponArea: AreaSpec<CouponState> = {
           ctx.state.applied!.exchange,
           res.exchange,
         );
+      },
+    },
+    {
+      id: 'GQL-HTTP-02',
+      title:
+        'addCoupon of the valid code on an emptied cart (applied or refused: the document leaves it open) is answered in JSON',
+      needs: ['second', 'code'],
+      async run(ctx: C) {
+        // A Coupon result worked out from the subtotal (a share of it, a ratio) divides by 0 on an empty cart. 2 requests.
+        const token = ctx.state.second!;
+        const emptied = await emptyCart(ctx, { token });
+        const why = answerRefusal(emptied);
+        if (why) ctx.skip(`emptyCart was refused (${why}): no empty cart to apply the coupon to`);
+        const res = await op(ctx, 'addCoupon', { code: ctx.state.code! }, { token });
+        ctx.json(res.exchange);
       },
     },
     noSecretsCheck<CouponState>(),
