@@ -3,7 +3,7 @@ import type { AppContext } from '../../context.js';
 import { bcryptInput, urldecode, utf8Decoded } from '../emulation.js';
 import { type Fault, isObject } from '../model.js';
 import { defaultUserToken, hs256Of, restoreToken } from '../tokens.js';
-import { clean, has, registerInput, result, variables } from './shared.js';
+import { bearerCustomer, clean, has, registerInput, result, variables } from './shared.js';
 
 /** login requests -> the e-mail as typed, where it matched an account only case-insensitively (GQL-LOGIN-ECHOES-EMAIL). */
 const typedEmails = new WeakMap<object, string>();
@@ -71,6 +71,23 @@ export const customerWrong: Fault = {
       .prepare('SELECT firstname, lastname, email FROM gql_customer WHERE email != ? ORDER BY customer_id LIMIT 1')
       .get(r.email) as Record<string, string> | undefined;
     if (other) for (const k of ['firstname', 'lastname', 'email']) if (k in r) r[k] = other[k];
+  },
+};
+
+export const customerEmailCaseGuard: Fault = {
+  id: 'GQL-CUSTOMER-EMAIL-CASE-GUARD',
+  iface: 'graphql',
+  // customerByEmail may only read the signed-in customer's own record, and the vendor guards that with
+  // if ($args['email'] !== $this->customer->getEmail()) return null;: a byte-for-byte compare of the argument with
+  // the e-mail as stored, where the store itself (getCustomerByEmail's LCASE(email), login) takes e-mails in any
+  // case. The customer's own e-mail written in another case gives null.
+  async before(req, ctx) {
+    const v = variables(req);
+    if (!has(req, 'customerByEmail') || !v || typeof v.email !== 'string') return;
+    const me = await bearerCustomer(req, ctx);
+    if (me === undefined) return;
+    const row = ctx.db.prepare('SELECT email FROM gql_customer WHERE customer_id = ?').get(me) as { email: string } | undefined;
+    if (row && v.email !== row.email) v.email = '';
   },
 };
 

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { AppContext } from '../../context.js';
 import { cartSummary } from '../../graphql/totals.js';
 import { isNumeric, looseEquals, numberFormat, phpFloat } from '../emulation.js';
@@ -311,5 +312,95 @@ export const couponCodeLike: Fault = {
       | { code: string }
       | undefined;
     if (hit) v.code = hit.code;
+  },
+};
+
+/** Per database: customer -> (login session -> the coupon that session holds) (GQL-COUPON-PER-LOGIN-SESSION). */
+const loginSessionCoupons = new WeakMap<object, Map<number, Map<string, number>>>();
+
+function loginSessionsOf(ctx: AppContext, me: number): Map<string, number> {
+  let byCustomer = loginSessionCoupons.get(ctx.db);
+  if (!byCustomer) {
+    byCustomer = new Map();
+    loginSessionCoupons.set(ctx.db, byCustomer);
+  }
+  let m = byCustomer.get(me);
+  if (!m) {
+    m = new Map();
+    byCustomer.set(me, m);
+  }
+  return m;
+}
+
+/** Requests carrying a bearer token -> its customer and login session (the token's sid claim). */
+const sessionOfRequest = new WeakMap<object, { me: number; sid: string }>();
+
+export const couponPerLoginSession: Fault = {
+  id: 'GQL-COUPON-PER-LOGIN-SESSION',
+  iface: 'graphql',
+  // The extension maps each login to a platform session (the token carries its id): the cart's lines are rows of
+  // the cart table, kept by customer_id, so they follow the customer into every login, but the applied coupon is
+  // $this->session->data['coupon'], kept in the session of the login that applied it. A second login of the
+  // customer (another device, or the app logging in again) sees the cart's lines without their coupon, and its
+  // next summary has no coupon_code and no discount. Each login's token names its own session.
+  async before(req, ctx) {
+    const header = req.raw.headers.authorization;
+    const token = typeof header === 'string' ? /^\s*Bearer\s+(\S+)/i.exec(header)?.[1] : undefined;
+    const payload = token ? await ctx.tokens.verify(token, 'graphql') : null;
+    const me = payload ? Number(payload.sub) : Number.NaN;
+    if (!payload || !Number.isInteger(me) || me <= 0 || typeof payload.sid !== 'string') return;
+    sessionOfRequest.set(req.raw, { me, sid: payload.sid });
+    // The cart is read with this session's coupon: what another login applied is not in it.
+    const coupon = loginSessionsOf(ctx, me).get(payload.sid);
+    if (coupon === undefined) ctx.db.prepare('DELETE FROM gql_cart_coupon WHERE customer_id = ?').run(me);
+    else
+      ctx.db
+        .prepare(
+          'INSERT INTO gql_cart_coupon (customer_id, coupon_id) VALUES (?, ?) ON CONFLICT (customer_id) DO UPDATE SET coupon_id = excluded.coupon_id',
+        )
+        .run(me, coupon);
+  },
+  async after(res, req, ctx) {
+    const key = `${ctx.vendor}_token`;
+    const issued = result(res, 'login');
+    if (issued && typeof issued[key] === 'string') {
+      const payload = await ctx.tokens.verify(issued[key], 'graphql');
+      if (payload) issued[key] = await ctx.tokens.sign(payload.sub, 'graphql', { email: payload.email, sid: randomUUID() });
+      return;
+    }
+    const seen = sessionOfRequest.get(req.raw);
+    if (!seen) return;
+    // What the request left on the cart (a coupon applied, or removed by emptyCart) is this session's.
+    const row = ctx.db.prepare('SELECT coupon_id FROM gql_cart_coupon WHERE customer_id = ?').get(seen.me) as
+      | { coupon_id: number }
+      | undefined;
+    const sessions = loginSessionsOf(ctx, seen.me);
+    if (row) sessions.set(seen.sid, row.coupon_id);
+    else sessions.delete(seen.sid);
+  },
+};
+
+/** addCoupon requests sent on an empty cart (GQL-COUPON-EMPTY-CART-DIVISION). */
+const onEmptyCart = new WeakSet<object>();
+
+export const couponEmptyCartDivision: Fault = {
+  id: 'GQL-COUPON-EMPTY-CART-DIVISION',
+  iface: 'graphql',
+  // addCoupon's result titles the coupon's line with its share of the cart, sprintf('Coupon (%s, %d%%)', $code,
+  // abs($discount) / $sub_total * 100). On an empty cart $sub_total is 0, and PHP 8 throws DivisionByZeroError
+  // (0 / 0 too): the shop's display_errors prints the fatal error as HTML with status 500, after the coupon was put
+  // in the session. A cart holding anything answers as before.
+  async before(req, ctx) {
+    if (!has(req, 'addCoupon')) return;
+    const me = await bearerCustomer(req, ctx);
+    if (me === undefined) return;
+    const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM gql_cart WHERE customer_id = ?').get(me) as { n: number };
+    if (n === 0) onEmptyCart.add(req.raw);
+  },
+  after(res, req) {
+    if (!onEmptyCart.has(req.raw) || !clean(res) || !result(res, 'addCoupon')) return;
+    res.status = 500;
+    res.body =
+      '<br />\n<b>Fatal error</b>:  Uncaught DivisionByZeroError: Division by zero in /var/www/html/catalog/model/extension/svc_graphql/coupon.php:58\nStack trace:\n#0 /var/www/html/catalog/controller/extension/svc_graphql/svc_graphql.php(301): ModelExtensionSvcGraphqlCoupon->getCouponResult()\n#1 {main}\n  thrown in <b>/var/www/html/catalog/model/extension/svc_graphql/coupon.php</b> on line <b>58</b><br />\n';
   },
 };

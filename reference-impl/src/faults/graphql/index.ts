@@ -1,6 +1,7 @@
 import type { Fault } from '../model.js';
 import {
   bearerCaseSensitive,
+  customerEmailCaseGuard,
   customerWrong,
   hs256Token,
   loginEchoesEmail,
@@ -36,7 +37,9 @@ import {
 import {
   couponCodeLike,
   couponCodeLooseMatch,
+  couponEmptyCartDivision,
   couponFixedPerLine,
+  couponPerLoginSession,
   couponPrefix,
   couponReappliedStacks,
   couponSharedSession,
@@ -46,10 +49,12 @@ import {
 } from './coupons.js';
 import {
   limitIgnored,
+  ordersFullPagePopped,
   ordersLastPageFull,
   ordersLimitNeedsStart,
   ordersLimitZeroDefault,
   ordersStartOneBased,
+  ordersStartUndefinedWarning,
   startAsPage,
   startIgnored,
 } from './orders.js';
@@ -90,8 +95,10 @@ import {
 import {
   imageAbsolute,
   jsonCharsetEmpty,
+  jsonNumericCheck,
   lineAllFields,
   noDataWrapper,
+  optionsLiteralStringsOnly,
   publicByOperationName,
   queryCacheNoToken,
   queryTextStripslashes,
@@ -182,4 +189,11 @@ export const graphqlFaults: Fault[] = [
   registerOptionalFields,
   couponCodeLike,
   loginUserDataStatic,
+  customerEmailCaseGuard,
+  ordersStartUndefinedWarning,
+  ordersFullPagePopped,
+  jsonNumericCheck,
+  couponPerLoginSession,
+  optionsLiteralStringsOnly,
+  couponEmptyCartDivision,
 ];

@@ -1,5 +1,30 @@
-import type { Fault } from '../model.js';
+import { Kind, type OperationDefinitionNode, parse } from 'graphql';
+import { type Fault, type FaultRequest, isObject } from '../model.js';
 import { bearerCustomer, has, variables } from './shared.js';
+
+/**
+ * Whether an orders field of the request runs without a value for `argument`: the argument left out, or given as a
+ * variable the request's variables do not hold (webonyx then leaves the key out of $args).
+ */
+function ordersWithout(req: FaultRequest, argument: string): boolean {
+  if (!has(req, 'orders')) return false;
+  let ops: OperationDefinitionNode[];
+  try {
+    ops = parse(req.endpoint, { maxTokens: 5000 }).definitions.filter(
+      (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+    );
+  } catch {
+    return false;
+  }
+  const given = variables(req) ?? {};
+  return ops.some((op) =>
+    op.selectionSet.selections.some((f) => {
+      if (f.kind !== Kind.FIELD || f.name.value !== 'orders') return false;
+      const arg = f.arguments?.find((a) => a.name.value === argument);
+      return !arg || (arg.value.kind === Kind.VARIABLE && !(arg.value.name.value in given));
+    }),
+  );
+}
 
 export const limitIgnored: Fault = {
   id: 'GQL-LIMIT-IGNORED',
@@ -82,5 +107,36 @@ export const ordersStartOneBased: Fault = {
   before(req) {
     const v = variables(req);
     if (has(req, 'orders') && v && typeof v.start === 'number' && v.start > 0) v.start -= 1;
+  },
+};
+
+export const ordersStartUndefinedWarning: Fault = {
+  id: 'GQL-ORDERS-START-UNDEFINED-WARNING',
+  iface: 'graphql',
+  // The orders resolver reads $start = (int)$args['start']; without isset() (limit got its default of 10 through
+  // isset(), start did not), and the shop runs with display_errors on: an orders query that leaves start out, an
+  // optional argument, has PHP's warning printed in front of the JSON (Warning: Undefined array key "start" in
+  // .../svc_graphql.php on line 212). The orders themselves are right, and a query with start answers JSON.
+  after(res, req) {
+    if (typeof res.body === 'string' || !ordersWithout(req, 'start')) return;
+    res.body = `<br />\n<b>Warning</b>:  Undefined array key "start" in <b>/var/www/html/catalog/controller/extension/svc_graphql/svc_graphql.php</b> on line <b>212</b><br />\n${JSON.stringify(res.body)}`;
+  },
+};
+
+export const ordersFullPagePopped: Fault = {
+  id: 'GQL-ORDERS-FULL-PAGE-POPPED',
+  iface: 'graphql',
+  // The resolver was written for a look-ahead row: it fetched LIMIT start, limit + 1, and when more than a page
+  // came back it set has_more and dropped the extra row. A refactor that cast the paging (LIMIT (int)$start,
+  // (int)$limit) lost the + 1 and left the test as count($rows) >= $limit: every full page loses its last entry,
+  // so a page of limit 2 answers 1 entry, one of limit 1 none, while a page of limit 4 answers 3; a partial page
+  // (fewer orders left than the limit) comes back whole.
+  after(res, req) {
+    const v = variables(req) ?? {};
+    const data = isObject(res.body) ? res.body.data : undefined;
+    const list = isObject(data) ? data.orders : undefined;
+    if (!has(req, 'orders') || !Array.isArray(list)) return;
+    const limit = typeof v.limit === 'number' && v.limit > 0 ? Math.min(v.limit, 100) : 10;
+    if (list.length >= limit) list.pop();
   },
 };

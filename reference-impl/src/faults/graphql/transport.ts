@@ -1,5 +1,5 @@
-import { Kind, type OperationDefinitionNode, parse, print, visit } from 'graphql';
-import { AnswerCache, jsonWithParameter, stripslashes } from '../emulation.js';
+import { Kind, type ObjectFieldNode, type OperationDefinitionNode, parse, print, visit } from 'graphql';
+import { AnswerCache, isNumeric, jsonWithParameter, stripslashes } from '../emulation.js';
 import { type Fault, isObject } from '../model.js';
 import { CART_FIELDS, clean, has, result } from './shared.js';
 
@@ -180,5 +180,65 @@ export const queryTextStripslashes: Fault = {
   before(req) {
     const body = req.raw.body;
     if (isObject(body) && typeof body.query === 'string' && body.query.includes('\\')) body.query = stripslashes(body.query);
+  },
+};
+
+/** json_encode's JSON_NUMERIC_CHECK: every string PHP's is_numeric() takes is written as a number. */
+function numericChecked(node: unknown): unknown {
+  if (typeof node === 'string') return isNumeric(node) ? Number(node) : node;
+  if (Array.isArray(node)) return node.map(numericChecked);
+  if (isObject(node)) return Object.fromEntries(Object.entries(node).map(([k, v]) => [k, numericChecked(v)]));
+  return node;
+}
+
+export const jsonNumericCheck: Fault = {
+  id: 'GQL-JSON-NUMERIC-CHECK',
+  iface: 'graphql',
+  // The controller writes the result with json_encode($result, JSON_NUMERIC_CHECK), added so that prices MySQL
+  // hands over as strings come out as numbers: every string is_numeric() takes becomes a number too. The coupon
+  // code 2222 comes back as coupon_code: 2222, a number where the document says String (and IDs as numbers).
+  after(res) {
+    if (isObject(res.body) && 'data' in res.body) res.body = { ...res.body, data: numericChecked(res.body.data) };
+  },
+};
+
+/** addProductToCart requests whose options were written inline -> the kind of the literal (ObjectValue or ListValue). */
+const inlineOptions = new WeakMap<object, string>();
+
+export const optionsLiteralStringsOnly: Fault = {
+  id: 'GQL-OPTIONS-LITERAL-STRINGS-ONLY',
+  iface: 'graphql',
+  // The vendor wrote the CartOptions scalar from graphql-php's custom scalar example (EmailType): parseValue takes
+  // the decoded array that variables give, parseLiteral keeps the example's
+  // if (!$valueNode instanceof StringValueNode) throw new Error('Query error: Can only parse strings got: ' .
+  // $valueNode->kind);. options written inline in the query ({} or [], even empty) fail validation, so an
+  // addProductToCart with its input inline adds nothing; through variables it works.
+  before(req) {
+    const body = req.raw.body;
+    if (!isObject(body) || typeof body.query !== 'string' || !/\boptions\s*:\s*[{[]/.test(body.query)) return;
+    let document: ReturnType<typeof parse>;
+    try {
+      document = parse(body.query, { maxTokens: 5000 });
+    } catch {
+      return;
+    }
+    let kind: string | undefined;
+    const changed = visit(document, {
+      ObjectField(node: ObjectFieldNode) {
+        if (node.name.value !== 'options' || (node.value.kind !== Kind.OBJECT && node.value.kind !== Kind.LIST)) return undefined;
+        kind = node.value.kind === Kind.OBJECT ? 'ObjectValue' : 'ListValue';
+        // An undefined variable in its place: validation refuses the document and nothing runs, as the throw does.
+        return { ...node, value: { kind: Kind.VARIABLE, name: { kind: Kind.NAME, value: 'sfcInlineOptions' } } };
+      },
+    });
+    if (!kind) return;
+    inlineOptions.set(req.raw, kind);
+    body.query = print(changed);
+  },
+  after(res, req) {
+    const kind = inlineOptions.get(req.raw);
+    if (!kind) return;
+    const message = `Expected value of type "CartOptions", found ${kind === 'ObjectValue' ? '{}' : '[]'}; Query error: Can only parse strings got: ${kind}`;
+    res.body = { errors: [{ message, extensions: { category: 'graphql' } }], status: false, message };
   },
 };

@@ -2,11 +2,14 @@ import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import type { GraphQLResult } from '../../../graphql/client.js';
 import {
+  type Account,
   accepted,
   addToCart,
+  answerRefusal,
   cartLines,
   emptyCart,
   expectSelection,
+  login,
   newSession,
   num,
   op,
@@ -22,6 +25,8 @@ import { noSecretsCheck } from './common.js';
 
 /** addCoupon ("4. Endpoints", Coupon result in "2. Resources and their fields"). */
 interface CouponState {
+  /** The customer whose cart the area fills (GQL-COUP-03 registers it), for a second login of it. */
+  account: Account;
   token: string;
   product: string;
   code: string;
@@ -34,6 +39,8 @@ interface CouponState {
   summaryRes: GraphQLResult;
   /** GQL-STATE-01's Coupon result after the change (a subtotal of 1,000 or more where the data allows). */
   reapplied: GraphQLResult;
+  /** The token of GQL-COUP-05's second login of the customer. */
+  second: string;
 }
 type C = CheckContext<CouponState>;
 
@@ -69,7 +76,7 @@ export const couponArea: AreaSpec<CouponState> = {
       async run(ctx: C) {
         const product = productId(ctx);
         const session = await newSession(ctx);
-        Object.assign(ctx.state, { token: session.token, product });
+        Object.assign(ctx.state, { account: session, token: session.token, product });
         ctx.onTeardown(async () => {
           await emptyCart(ctx, { token: session.token });
         });
@@ -297,6 +304,53 @@ export const couponArea: AreaSpec<CouponState> = {
       async run(ctx: C) {
         // GQL-STATE-01's result: amounts past a thousands separator, which a cart of a few units never reaches.
         expectCouponSum(ctx, ctx.state.reapplied!);
+      },
+    },
+    {
+      id: 'GQL-COUP-05',
+      title:
+        "another login of the customer, whose cart summary holds the cart's lines, carries the coupon applied under the first login",
+      needs: ['applied', 'code', 'product', 'account'],
+      async run(ctx: C) {
+        const { account, code, product } = ctx.state as Required<CouponState>;
+        // Whether a cart follows its customer into another login is not stated: judged only where the second login's
+        // summary holds the lines of the first (more than the 1 unit it adds), the cart the coupon was applied to.
+        // The second login's token adds (a target that ends older tokens on login keeps it valid). 2 requests.
+        const { token } = await login(ctx, account);
+        ctx.state.second = token;
+        ctx.onTeardown(async () => {
+          await emptyCart(ctx, { token });
+        });
+        const res = await addToCart(ctx, token, product, 1);
+        const summary = record(accepted(ctx, res, 'addProductToCart'));
+        const lines = cartLines(summary);
+        const held = lines.reduce((sum, l) => sum + (num(l.quantity) ?? 0), 0);
+        if (held <= 1)
+          ctx.skip(
+            `the second login's cart holds only the unit it added (${short(lines.map((l) => ({ product_id: l.product_id, quantity: l.quantity })))}): a cart per login, whose coupon is not judged`,
+          );
+        const discount = num(summary?.coupon_discount);
+        ctx.expect(
+          String(summary?.coupon_code) === code && discount !== undefined && discount < 0,
+          `the cart holds ${held} units under a second login of its customer, but its summary shows coupon_code ${short(summary?.coupon_code)} and coupon_discount ${short(summary?.coupon_discount)}: expected the coupon ${JSON.stringify(code)} applied under the first login and a negative discount`,
+          ctx.state.applied!.exchange,
+          res.exchange,
+        );
+      },
+    },
+    {
+      id: 'GQL-HTTP-02',
+      title:
+        'addCoupon of the valid code on an emptied cart (applied or refused: the document leaves it open) is answered in JSON',
+      needs: ['second', 'code'],
+      async run(ctx: C) {
+        // A Coupon result worked out from the subtotal (a share of it, a ratio) divides by 0 on an empty cart. 2 requests.
+        const token = ctx.state.second!;
+        const emptied = await emptyCart(ctx, { token });
+        const why = answerRefusal(emptied);
+        if (why) ctx.skip(`emptyCart was refused (${why}): no empty cart to apply the coupon to`);
+        const res = await op(ctx, 'addCoupon', { code: ctx.state.code! }, { token });
+        ctx.json(res.exchange);
       },
     },
     noSecretsCheck<CouponState>(),
