@@ -3,8 +3,10 @@ import {
   hs256Token,
   loginNamesHtmlEscaped,
   loginPasswordTrimmed,
+  loginStoredHashAccepted,
   loginUsernameLowercase,
   passwordCut72Bytes,
+  registerAnswersLogin,
   tokenUnchecked,
   userInfoRoot,
 } from './auth.js';
@@ -32,14 +34,18 @@ import {
   pagingIgnored,
   pagingNeedsBoth,
   payoutDetailsAnyOwner,
+  payoutDetailsWholeRun,
   payoutRowId,
 } from './lists.js';
 import { idLeadingDigits, idsLow32Bits, lookupCacheKeyAbsint, lookupKeyLike, lookupRegisteredLocalTime } from './lookup.js';
 import {
   geneologyCacheAncestorsStale,
   geneologyLinksByChildCount,
+  geneologyLoggedUserStrict,
+  geneologyRightOnlyChildObject,
   joinFreeSide,
   joinRefusedKeepsMember,
+  joinSponsorParentSwapped,
   placementDigitsNameAsId,
   placementTakenOnSponsor,
   sponsorIsParent,
@@ -165,4 +171,10 @@ export const networkFaults: Fault[] = [
   placementTakenOnSponsor,
   geneologyLinksByChildCount,
   bankAccountIsNumeric,
+  joinSponsorParentSwapped,
+  loginStoredHashAccepted,
+  geneologyRightOnlyChildObject,
+  payoutDetailsWholeRun,
+  geneologyLoggedUserStrict,
+  registerAnswersLogin,
 ];

@@ -313,3 +313,27 @@ export const listLimitArgsSwapped: Fault = {
     if (LIST_KEYS[req.endpoint] !== undefined) limitArgsSwapped(req);
   },
 };
+
+/**
+ * payout_details checks that the payout is the holder's, then reads each commission table with
+ * $wpdb->get_results("SELECT * FROM {$table} WHERE payout_id = %d"), the user_key condition left out:
+ * a payout run's id is shared by every member paid in that run, so the details list every member's
+ * commissions of that run, under the holder's user_key.
+ */
+function commissionsOfWholeRun(body: Record<string, unknown>, payoutId: unknown, ctx: AppContext): void {
+  const id = Number(payoutId);
+  if (!Number.isSafeInteger(id)) return;
+  for (const table of ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission'])
+    body[table] = (ctx.db.prepare(`SELECT * FROM net_${table} WHERE payout_id = ? ORDER BY id`).all(id) as Row[]).map(
+      commissionJson,
+    );
+}
+
+export const payoutDetailsWholeRun: Fault = {
+  id: 'NET-PAYOUT-DETAILS-WHOLE-RUN',
+  iface: 'rest-v1-network',
+  after(res, req, ctx) {
+    if (req.endpoint === '/payout_details' && isObject(res.body) && res.body.status === true)
+      commissionsOfWholeRun(res.body, req.query.payout_id, ctx);
+  },
+};
