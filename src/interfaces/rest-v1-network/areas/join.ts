@@ -96,16 +96,20 @@ export const joinArea: AreaSpec<JoinState> = {
     },
     {
       id: 'NET-JOIN-01',
-      title: "an account registered without a place joins at the anchor's right (its left free): status true",
+      title:
+        "an account registered without a place joins at the anchor's right (its left free), sponsored by the anchor's sponsor: status true",
       needs: ['anchor'],
       async run(ctx: Ctx) {
         const u = ctx.state.unplaced ?? (await unplacedAccount(ctx));
         if (!u) ctx.skip('no account without a place in the tree can be made through this target (see the AMB-NET-03 choice)');
         ctx.state.unplaced = u;
         // Right while left is free: a target that places at the first free side shows it (NET-JOIN-05).
-        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'right' };
+        // The sponsor is the anchor's own sponsor (SFC_NET_USERNAME, above the anchor), not the parent: a
+        // target that reads the two names the wrong way round places the account under the sponsor.
+        const sponsor = ctx.data('SFC_NET_USERNAME') || anchor(ctx).username;
+        const form = { sponsor_name: sponsor, parent_name: anchor(ctx).username, position: 'right' };
         const call = await join(ctx, u.token, form);
-        succeeded(ctx, call, `Join_net under ${anchor(ctx).username} (right)`);
+        succeeded(ctx, call, `Join_net under ${anchor(ctx).username} (right), sponsored by ${sponsor}`);
         conforms(ctx, call, 'join-net');
         ctx.state.joined = call;
       },
