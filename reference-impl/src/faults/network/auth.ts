@@ -1,5 +1,5 @@
 import type { AppContext } from '../../context.js';
-import { findNetUser, findUserByLogin, netUserJson, userJson } from '../../network/records.js';
+import { findNetUser, findUserByLogin, type NetUserRow, netUserJson, userJson } from '../../network/records.js';
 import { hashPassword } from '../../passwords.js';
 import { bcryptInput, htmlspecialchars } from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
@@ -163,5 +163,26 @@ export const registerAnswersLogin: Fault = {
   iface: 'rest-v1-network',
   async after(res, req, ctx) {
     if (req.endpoint === '/auth/register') await registerAnsweredByLogin(res, ctx);
+  },
+};
+
+/**
+ * Login reads the account's binary record with $wpdb->get_row("SELECT * FROM {$prefix}net_users WHERE id = %d",
+ * $user->ID): the table's own row id where its user_id column was meant. The two agree for the accounts
+ * seeded before the first one without a binary position and drift apart after it, so a later account's
+ * login answers another member's net_user, or none.
+ */
+function loginNetUserByRowId(res: FaultResponse, ctx: AppContext): void {
+  const body = res.body;
+  if (!isObject(body) || body.status !== true || !isObject(body.user)) return;
+  const row = ctx.db.prepare('SELECT * FROM net_net_users WHERE id = ?').get(Number(body.user.ID)) as NetUserRow | undefined;
+  body.net_user = row ? netUserJson(row) : null;
+}
+
+export const loginNetUserRowId: Fault = {
+  id: 'NET-LOGIN-NET-USER-BY-ROW-ID',
+  iface: 'rest-v1-network',
+  after(res, req, ctx) {
+    if (req.endpoint === '/auth/login') loginNetUserByRowId(res, ctx);
   },
 };

@@ -2,6 +2,7 @@ import type { Fault } from '../model.js';
 import {
   hs256Token,
   loginNamesHtmlEscaped,
+  loginNetUserRowId,
   loginPasswordTrimmed,
   loginStoredHashAccepted,
   loginUsernameLowercase,
@@ -177,4 +178,5 @@ export const networkFaults: Fault[] = [
   payoutDetailsWholeRun,
   geneologyLoggedUserStrict,
   registerAnswersLogin,
+  loginNetUserRowId,
 ];
