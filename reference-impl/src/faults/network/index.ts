@@ -30,6 +30,7 @@ import {
   commissionsAllUsers,
   listLastRowDropped,
   listLimitArgsSwapped,
+  listsUnplacedUnfiltered,
   pagePastEndClamped,
   pageStartRoundedToPage,
   pagingIgnored,
@@ -179,4 +180,5 @@ export const networkFaults: Fault[] = [
   geneologyLoggedUserStrict,
   registerAnswersLogin,
   loginNetUserRowId,
+  listsUnplacedUnfiltered,
 ];
