@@ -4,6 +4,7 @@ import { type Call, isObject, net } from '../client.js';
 import {
   conforms,
   described,
+  listOf,
   noServerError,
   noServerErrorCheck,
   placementRefusalKeyed,
@@ -11,7 +12,7 @@ import {
   refusedWithFieldError,
   succeeded,
 } from '../expect.js';
-import { type Account, anchorAccount, register, registerForm } from '../provision.js';
+import { type Account, anchorAccount, register, registerForm, rootAccount } from '../provision.js';
 import { childAt, type TreeNode, toNode } from '../tree.js';
 
 /**
@@ -92,6 +93,27 @@ export const joinArea: AreaSpec<JoinState> = {
         // What such an account gets is not shown (NS-NET-09); only that its requests do not crash the service.
         for (const path of ['/user_geneology', '/payout_list', '/bank_details', '/withdrawal'])
           noServerError(ctx, await net(ctx).get(path, { token: u.token }), `GET ${path} of an account not yet placed`);
+      },
+    },
+    {
+      id: 'NET-COM-04',
+      title: "an account not yet placed in the tree: /pair_commission lists none of SFC_NET_USERNAME's commissions",
+      needs: ['unplaced'],
+      async run(ctx: Ctx) {
+        // Its own commissions only (none yet, or whatever the target pays a newcomer): a list whose filter
+        // on the holder is dropped when the holder has no binary record answers every member's records.
+        const root = await rootAccount(ctx);
+        const theirs = root.netUser?.user_key;
+        if (typeof theirs !== 'string' || theirs === '') ctx.skip('the login of SFC_NET_USERNAME carried no net_user.user_key');
+        const u = ctx.state.unplaced as Account;
+        const call = await net(ctx).get('/pair_commission', { token: u.token });
+        succeeded(ctx, call, `pair_commission of ${u.username}, not yet placed`);
+        const foreign = listOf(ctx, call, 'pair_commission').filter((r) => r.user_key === theirs);
+        ctx.expect(
+          foreign.length === 0,
+          `pair_commission of ${u.username} (registered without a place): expected none of SFC_NET_USERNAME's (user_key ${theirs}), got ${foreign.length}: ${JSON.stringify(foreign.map((r) => r.id))}`,
+          call.ex,
+        );
       },
     },
     {
