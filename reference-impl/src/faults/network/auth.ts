@@ -1,4 +1,5 @@
 import type { AppContext } from '../../context.js';
+import { findNetUser, findUserByLogin, type NetUserRow, netUserJson, userJson } from '../../network/records.js';
 import { hashPassword } from '../../passwords.js';
 import { bcryptInput, htmlspecialchars } from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
@@ -111,5 +112,77 @@ export const loginPasswordTrimmed: Fault = {
   iface: 'rest-v1-network',
   async after(res, req, ctx) {
     if (req.endpoint === '/auth/register') await registerKeepsEdgeBlanks(res, req, ctx);
+  },
+};
+
+/**
+ * Login's "silent re-login" path for the mobile app, which keeps the user_pass that user-info answers:
+ * if ($password === $user->user_pass || wp_check_password($password, $user->user_pass, $user->ID)). The
+ * stored hash itself, sent as the password, logs in: a wrong password (not the account's) accepted.
+ */
+async function storedHashLogsIn(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const name = bodyField(req.raw.body, 'username').value;
+  const password = bodyField(req.raw.body, 'password').value;
+  if (!isObject(res.body) || res.body.status !== false || typeof name !== 'string' || typeof password !== 'string') return;
+  const user = findUserByLogin(ctx.db, name.trim());
+  if (!user || password.trim() === '' || password !== user.user_pass) return;
+  const net = findNetUser(ctx.db, user.ID);
+  res.status = 200;
+  res.body = {
+    status: true,
+    errors: [],
+    message: 'Login successful.',
+    [`${ctx.vendor}_token`]: await ctx.tokens.sign(String(user.ID), 'network', { user_login: user.user_login }),
+    user: userJson(user, 'login'),
+    net_user: net ? netUserJson(net) : null,
+  };
+}
+
+export const loginStoredHashAccepted: Fault = {
+  id: 'NET-LOGIN-STORED-HASH-ACCEPTED',
+  iface: 'rest-v1-network',
+  async after(res, req, ctx) {
+    if (req.endpoint === '/auth/login') await storedHashLogsIn(res, req, ctx);
+  },
+};
+
+/**
+ * Register ends with return $this->login($request) to answer the new account with its token: the user
+ * record of a register answer is login's, first_name and last_name included.
+ */
+async function registerAnsweredByLogin(res: FaultResponse, ctx: AppContext): Promise<void> {
+  const user = isObject(res.body) && res.body.status === true && isObject(res.body.user) ? res.body.user : undefined;
+  const row = user ? findUserByLogin(ctx.db, String(user.user_login)) : undefined;
+  if (!row || !isObject(res.body)) return;
+  res.body.user = userJson(row, 'login');
+  res.body.message = 'Login successful.';
+}
+
+export const registerAnswersLogin: Fault = {
+  id: 'NET-REGISTER-ANSWERS-LOGIN',
+  iface: 'rest-v1-network',
+  async after(res, req, ctx) {
+    if (req.endpoint === '/auth/register') await registerAnsweredByLogin(res, ctx);
+  },
+};
+
+/**
+ * Login reads the account's binary record with $wpdb->get_row("SELECT * FROM {$prefix}net_users WHERE id = %d",
+ * $user->ID): the table's own row id where its user_id column was meant. The two agree for the accounts
+ * seeded before the first one without a binary position and drift apart after it, so a later account's
+ * login answers another member's net_user, or none.
+ */
+function loginNetUserByRowId(res: FaultResponse, ctx: AppContext): void {
+  const body = res.body;
+  if (!isObject(body) || body.status !== true || !isObject(body.user)) return;
+  const row = ctx.db.prepare('SELECT * FROM net_net_users WHERE id = ?').get(Number(body.user.ID)) as NetUserRow | undefined;
+  body.net_user = row ? netUserJson(row) : null;
+}
+
+export const loginNetUserRowId: Fault = {
+  id: 'NET-LOGIN-NET-USER-BY-ROW-ID',
+  iface: 'rest-v1-network',
+  after(res, req, ctx) {
+    if (req.endpoint === '/auth/login') loginNetUserByRowId(res, ctx);
   },
 };

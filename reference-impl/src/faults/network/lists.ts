@@ -1,6 +1,6 @@
 import type { AppContext } from '../../context.js';
 import { userKeyOf } from '../../network/earnings.js';
-import { commissionJson, type Row } from '../../network/records.js';
+import { commissionJson, payoutJson, type Row } from '../../network/records.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
 import { callerOf, failed } from './shared.js';
 
@@ -311,5 +311,56 @@ export const listLimitArgsSwapped: Fault = {
   iface: 'rest-v1-network',
   before(req) {
     if (LIST_KEYS[req.endpoint] !== undefined) limitArgsSwapped(req);
+  },
+};
+
+/**
+ * payout_details checks that the payout is the holder's, then reads each commission table with
+ * $wpdb->get_results("SELECT * FROM {$table} WHERE payout_id = %d"), the user_key condition left out:
+ * a payout run's id is shared by every member paid in that run, so the details list every member's
+ * commissions of that run, under the holder's user_key.
+ */
+function commissionsOfWholeRun(body: Record<string, unknown>, payoutId: unknown, ctx: AppContext): void {
+  const id = Number(payoutId);
+  if (!Number.isSafeInteger(id)) return;
+  for (const table of ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission'])
+    body[table] = (ctx.db.prepare(`SELECT * FROM net_${table} WHERE payout_id = ? ORDER BY id`).all(id) as Row[]).map(
+      commissionJson,
+    );
+}
+
+export const payoutDetailsWholeRun: Fault = {
+  id: 'NET-PAYOUT-DETAILS-WHOLE-RUN',
+  iface: 'rest-v1-network',
+  after(res, req, ctx) {
+    if (req.endpoint === '/payout_details' && isObject(res.body) && res.body.status === true)
+      commissionsOfWholeRun(res.body, req.query.payout_id, ctx);
+  },
+};
+
+/**
+ * The paged lists build their WHERE as an optional filter, the way the plugin's admin list tables do:
+ * $where = $user_key ? $wpdb->prepare('WHERE user_key = %s', $user_key) : '', with $user_key read from
+ * the caller's binary record only. An account not yet placed in the binary tree has none, so its lists
+ * carry every member's records.
+ */
+async function unplacedListsEveryone(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const key = LIST_KEYS[req.endpoint];
+  const table = LIST_TABLES[req.endpoint];
+  if (key === undefined || table === undefined || !isObject(res.body) || res.body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  if (!user || ctx.db.prepare('SELECT 1 FROM net_net_users WHERE user_id = ?').get(user.ID)) return;
+  const start = pageParam(req.query.start, 0);
+  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  const rows = ctx.db.prepare(`SELECT * FROM ${table} ORDER BY id LIMIT ? OFFSET ?`).all(limit, start) as Row[];
+  res.body[key] = rows.map(req.endpoint === '/payout_list' ? payoutJson : commissionJson);
+  if (rows.length > 0) res.body.message = req.endpoint === '/payout_list' ? 'Payout list.' : 'Commission list.';
+}
+
+export const listsUnplacedUnfiltered: Fault = {
+  id: 'NET-LISTS-UNPLACED-UNFILTERED',
+  iface: 'rest-v1-network',
+  async after(res, req, ctx) {
+    await unplacedListsEveryone(res, req, ctx);
   },
 };

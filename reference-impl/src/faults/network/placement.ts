@@ -275,3 +275,68 @@ export const geneologyLinksByChildCount: Fault = {
     if (req.endpoint === '/user_geneology' && isObject(res.body)) linksByChildCount(res.body.geneology_data);
   },
 };
+
+/**
+ * /Join_net calls the placement helper as net_place_user($user_id, $parent_name, $sponsor_name, $position)
+ * where its signature is ($user_id, $sponsor_name, $parent_name, $position) (register calls it right): a
+ * join whose sponsor and parent differ goes under the sponsor, sponsored by the parent, or is refused
+ * when the sponsor's asked side is taken.
+ */
+function joinNamesSwapped(req: FaultRequest): void {
+  const sponsor = bodyField(req.raw.body, 'sponsor_name');
+  const parent = bodyField(req.raw.body, 'parent_name');
+  if (typeof sponsor.value !== 'string' || typeof parent.value !== 'string') return;
+  const [s, p] = [sponsor.value, parent.value];
+  sponsor.set(p);
+  parent.set(s);
+}
+
+export const joinSponsorParentSwapped: Fault = {
+  id: 'NET-JOIN-SPONSOR-PARENT-SWAPPED',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (/^\/join_net$/i.test(req.endpoint)) joinNamesSwapped(req);
+  },
+};
+
+/**
+ * The geneology builds a node's children as $children[$child->position === 'left' ? 0 : 1] = ..., and
+ * json_encode() writes an array whose only key is 1 as an object: a node whose one child sits at the
+ * right carries children {"1": node} where an array of nodes is meant (a left-only child stays [node]).
+ */
+function childrenIndexedBySide(node: unknown): void {
+  if (!isObject(node) || !Array.isArray(node.children)) return;
+  const kids = node.children;
+  for (const k of kids) childrenIndexedBySide(k);
+  const side = (k: unknown) => (isObject(k) && isObject(k.userData) ? k.userData.position : undefined);
+  if (kids.length === 1 && side(kids[0]) === 'right') node.children = { 1: kids[0] };
+}
+
+export const geneologyRightOnlyChildObject: Fault = {
+  id: 'NET-GENEOLOGY-RIGHT-ONLY-CHILD-OBJECT',
+  iface: 'rest-v1-network',
+  after(res, req) {
+    if (req.endpoint === '/user_geneology' && isObject(res.body) && res.body.status === true)
+      childrenIndexedBySide(res.body.geneology_data);
+  },
+};
+
+/**
+ * The geneology marks the caller's node with $node->user_id === get_current_user_id(): $wpdb answers
+ * every column as a string and get_current_user_id() an int, so the strict comparison never holds and
+ * no node, the root neither, is the logged-in user's.
+ */
+function loggedUserNever(node: unknown): void {
+  if (!isObject(node)) return;
+  if ('isLoggedUser' in node) node.isLoggedUser = false;
+  if (Array.isArray(node.children)) for (const k of node.children) loggedUserNever(k);
+}
+
+export const geneologyLoggedUserStrict: Fault = {
+  id: 'NET-GENEOLOGY-LOGGED-USER-STRICT',
+  iface: 'rest-v1-network',
+  after(res, req) {
+    if (req.endpoint === '/user_geneology' && isObject(res.body) && res.body.status === true)
+      loggedUserNever(res.body.geneology_data);
+  },
+};

@@ -4,6 +4,7 @@ import { type Call, isObject, net } from '../client.js';
 import {
   conforms,
   described,
+  listOf,
   noServerError,
   noServerErrorCheck,
   placementRefusalKeyed,
@@ -11,7 +12,7 @@ import {
   refusedWithFieldError,
   succeeded,
 } from '../expect.js';
-import { type Account, anchorAccount, register, registerForm } from '../provision.js';
+import { type Account, anchorAccount, register, registerForm, rootAccount } from '../provision.js';
 import { childAt, type TreeNode, toNode } from '../tree.js';
 
 /**
@@ -95,17 +96,44 @@ export const joinArea: AreaSpec<JoinState> = {
       },
     },
     {
+      id: 'NET-COM-04',
+      title: "an account not yet placed in the tree: /pair_commission lists none of SFC_NET_USERNAME's commissions",
+      needs: ['unplaced'],
+      async run(ctx: Ctx) {
+        // Its own commissions only (none yet, or whatever the target pays a newcomer): a list whose filter
+        // on the holder is dropped when the holder has no binary record answers every member's records.
+        const root = await rootAccount(ctx);
+        const theirs = root.netUser?.user_key;
+        if (typeof theirs !== 'string' || theirs === '') ctx.skip('the login of SFC_NET_USERNAME carried no net_user.user_key');
+        const u = ctx.state.unplaced as Account;
+        const call = await net(ctx).get('/pair_commission', { token: u.token });
+        // What the lists answer such an account is not shown (NS-NET-09): a refusal lists no one's records.
+        if (call.body.status !== true)
+          ctx.skip(`pair_commission of an account not yet placed is refused (${described(call)}): nothing listed to judge`);
+        const foreign = listOf(ctx, call, 'pair_commission').filter((r) => r.user_key === theirs);
+        ctx.expect(
+          foreign.length === 0,
+          `pair_commission of ${u.username} (registered without a place): expected none of SFC_NET_USERNAME's (user_key ${theirs}), got ${foreign.length}: ${JSON.stringify(foreign.map((r) => r.id))}`,
+          call.ex,
+        );
+      },
+    },
+    {
       id: 'NET-JOIN-01',
-      title: "an account registered without a place joins at the anchor's right (its left free): status true",
+      title:
+        "an account registered without a place joins at the anchor's right (its left free), sponsored by the anchor's sponsor: status true",
       needs: ['anchor'],
       async run(ctx: Ctx) {
         const u = ctx.state.unplaced ?? (await unplacedAccount(ctx));
         if (!u) ctx.skip('no account without a place in the tree can be made through this target (see the AMB-NET-03 choice)');
         ctx.state.unplaced = u;
         // Right while left is free: a target that places at the first free side shows it (NET-JOIN-05).
-        const form = { sponsor_name: anchor(ctx).username, parent_name: anchor(ctx).username, position: 'right' };
+        // The sponsor is the anchor's own sponsor (SFC_NET_USERNAME, above the anchor), not the parent: a
+        // target that reads the two names the wrong way round places the account under the sponsor.
+        const sponsor = ctx.data('SFC_NET_USERNAME') || anchor(ctx).username;
+        const form = { sponsor_name: sponsor, parent_name: anchor(ctx).username, position: 'right' };
         const call = await join(ctx, u.token, form);
-        succeeded(ctx, call, `Join_net under ${anchor(ctx).username} (right)`);
+        succeeded(ctx, call, `Join_net under ${anchor(ctx).username} (right), sponsored by ${sponsor}`);
         conforms(ctx, call, 'join-net');
         ctx.state.joined = call;
       },

@@ -297,7 +297,7 @@ export const registrationArea: AreaSpec<TreeState> = {
     {
       id: 'NET-AUTH-01',
       title:
-        'C logs in with the username and password it registered with (a username with capitals, a password beginning with a space and holding <i>, %41, two spaces, a backslash and accented letters past 72 bytes)',
+        "C logs in with the username and password it registered with (a username with capitals, a password beginning with a space and holding <i>, %41, two spaces, a backslash and accented letters past 72 bytes), answered with C's user and net_user",
       needs: ['c'],
       async run(ctx: Ctx) {
         // Login is the only way back into an account: what register stored must be what login verifies.
@@ -313,6 +313,17 @@ export const registrationArea: AreaSpec<TreeState> = {
           `login as ${c.username}: user.user_login is ${JSON.stringify(login)}`,
           call.ex,
         );
+        // And its net_user is C's binary record, the one its register answered (C was placed at A's right).
+        const key = c.netUser?.user_key;
+        if (typeof key === 'string' && key !== '') {
+          const got = isObject(call.body.net_user) ? call.body.net_user : undefined;
+          ctx.expect(
+            got?.user_key === key,
+            `login as ${c.username}: expected net_user of user_key ${key} (its register's), got ${JSON.stringify(got ? { user_key: got.user_key, user_name: got.user_name } : call.body.net_user)}`,
+            c.call.ex,
+            call.ex,
+          );
+        }
       },
     },
     {

@@ -18,6 +18,8 @@ interface UserState {
   root: Account;
   info: Call;
   anchor: Account;
+  /** The anchor's own user-info (NET-USER-03), whose user_pass NET-AUTH-03 tries as a password. */
+  anchorInfo: Call;
   lookup: Call;
 }
 
@@ -76,6 +78,7 @@ export const userInfoArea: AreaSpec<UserState> = {
         ctx.state.anchor = await anchorAccount(ctx);
         const call = await net(ctx).userInfo(ctx.state.anchor.token);
         succeeded(ctx, call, 'user-info of a new account');
+        ctx.state.anchorInfo = call;
         const login = rec(call.body.user).user_login;
         ctx.expect(
           login === ctx.state.anchor.username,
@@ -83,6 +86,22 @@ export const userInfoArea: AreaSpec<UserState> = {
           call.ex,
         );
         conforms(ctx, call, 'user-info');
+      },
+    },
+    {
+      id: 'NET-AUTH-03',
+      title: 'login with the password hash (user_pass) that user-info answers, sent as the password: refused',
+      needs: ['anchor', 'anchorInfo'],
+      async run(ctx: Ctx) {
+        // The hash is not the account's password: login must refuse it as any wrong password. A target
+        // that compares the password with the stored hash as well (an app's silent re-login) takes it.
+        const anchor = ctx.state.anchor as Account;
+        const hash = rec((ctx.state.anchorInfo as Call).body.user).user_pass;
+        if (typeof hash !== 'string' || hash === '' || hash === anchor.password)
+          ctx.skip('user-info answers no user_pass (NET-SEC-03): no stored hash to try as a password');
+        const call = await net(ctx).login(anchor.username, hash);
+        refused(ctx, call, `login of ${anchor.username} with its user_pass from user-info as the password`);
+        ctx.expect(!net(ctx).tokenOf(call.body), 'a refused login must not carry a token', call.ex);
       },
     },
     {
