@@ -354,3 +354,20 @@ export const orderPersistentCartStale: Fault = {
     for (const l of cartLines(ctx.db, user.id)) saved.set(l.item_key, l.quantity);
   },
 };
+
+export const orderPhoneDigitsStripped: Fault = {
+  id: 'SHOP-ORDER-PHONE-DIGITS-STRIPPED',
+  iface: 'rest-v1-shop',
+  // order/create counts the phone's digits after taking out what a customer types around them: `$phone =
+  // preg_replace( '/\D/', '', $params['phone'] ); if ( strlen( $phone ) !== 10 ) $errors['phone'] = ...`, and files
+  // the digits. A phone written with separators, "512-555-0199" or "(512) 555 0199", passes as ten digits; a phone of
+  // another number of digits is refused as before.
+  before(req) {
+    if (req.endpoint !== '/order/create' || req.method !== 'POST') return;
+    const field = bodyField(req.raw.body, 'phone');
+    const v = field.value;
+    if (typeof v !== 'string' || /^\d{10}$/.test(v)) return;
+    const digits = v.replace(/\D/g, '');
+    if (digits.length === 10) field.set(digits);
+  },
+};

@@ -531,6 +531,35 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // The price a product lists is the price the range holds it to, on sale or not: a range from one cent above a sale
+      // price up to that product's regular price leaves the product out (found by the fault catalog: a filter on the
+      // regular price lists it at its sale price, below price_from). One listing, usually one page.
+      id: 'SHOP-PROD-11',
+      title: 'a range above the sale price of a product on sale, up to its regular price, lists no product below it',
+      needs: ['allProducts'],
+      run: async (ctx: C) => {
+        const onSale = ctx.state.allProducts!.find((p) => {
+          const [price, regular] = [num(p.price), num(p.regular_price)];
+          return price !== undefined && regular !== undefined && regular >= price + 0.02;
+        });
+        if (!onSale) ctx.skip('no listed product has a regular_price above its price (none is on sale)');
+        const lo = Math.round(num(onSale.price)! * 100 + 1) / 100;
+        const hi = num(onSale.regular_price)!;
+        const { products, last } = await allOf(ctx, { price_from: lo.toFixed(2), price_to: hi.toFixed(2) });
+        const out = products.filter((p) => {
+          const n = num(p.price);
+          return n !== undefined && (n < lo - 0.005 || n > hi + 0.005);
+        });
+        ctx.expect(
+          out.length === 0,
+          `price_from=${lo.toFixed(2)}&price_to=${hi.toFixed(2)} (above the price ${onSale.price} of product ${onSale.id}, up to its regular_price ${onSale.regular_price}) lists ${out
+            .map((p) => `${p.id} at ${p.price} (regular ${String(p.regular_price)})`)
+            .join(', ')}: is the range applied to the regular price?`,
+          last,
+        );
+      },
+    },
+    {
       id: 'SHOP-PROD-12',
       title: 'sort_by=modified&sort_order=desc is accepted and lists the same products',
       needs: ['allIds'],
