@@ -3,6 +3,7 @@ import {
   errorsList,
   hs256Token,
   isoRegistered,
+  loginErrorsBothFields,
   loginNamesFromBilling,
   loginNamesHtmlEscaped,
   loginPasswordTrimmed,
@@ -29,6 +30,7 @@ import {
   totalOff,
 } from './cart.js';
 import {
+  countLinesOnChange,
   removeAnyCart,
   removedLineRestored,
   removeRemovedKeySucceeds,
@@ -77,6 +79,7 @@ import {
   orderQtyOne,
   ordersCountryFromCustomer,
   ordersListStale,
+  ordersLookaheadDropped,
   ordersOffsetNeedsLimit,
   ordersSliceMinusOne,
   ordersStartPaged,
@@ -180,4 +183,7 @@ export const shopFaults: Fault[] = [
   cartCouponsSticky,
   orderPhoneDigitsStripped,
   priceRegularMeta,
+  ordersLookaheadDropped,
+  loginErrorsBothFields,
+  countLinesOnChange,
 ];

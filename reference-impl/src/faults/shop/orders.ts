@@ -371,3 +371,27 @@ export const orderPhoneDigitsStripped: Fault = {
     if (digits.length === 10) field.set(digits);
   },
 };
+
+export const ordersLookaheadDropped: Fault = {
+  id: 'SHOP-ORDERS-LOOKAHEAD-DROPPED',
+  iface: 'rest-v1-shop',
+  // GET /orders asks wc_get_orders() for limit + 1 orders to tell the app whether a next page exists, then
+  // `$has_more = count( $orders ) > $limit; array_pop( $orders );` with no `if`: on a page that is not followed by
+  // another, where no look-ahead order came back, the pop takes the page's last real order. limit=1 on an account of
+  // two orders lists its first; start=<last index>&limit=1 lists none. A request without limit reads as before.
+  async after(res, req, ctx) {
+    if (req.endpoint !== '/orders' || req.method !== 'GET') return;
+    const limit = Number(req.query.limit);
+    const start = req.query.start === undefined || req.query.start === '' ? 0 : Number(req.query.start);
+    if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(start) || start < 0) return;
+    const data = isObject(res.body) && res.body.status === true && isObject(res.body.data) ? res.body.data : undefined;
+    if (!data || !Array.isArray(data.orders) || data.orders.length === 0) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM shop_orders WHERE user_id = ?').get(user.id) as { n: number };
+    if (n > start + limit) return;
+    const orders = (data.orders as unknown[]).slice(0, -1);
+    data.orders = orders;
+    if (orders.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
+  },
+};
