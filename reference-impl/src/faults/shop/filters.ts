@@ -284,3 +284,17 @@ export const priceRegularMeta: Fault = {
     );
   },
 };
+
+export const priceArgsReplaced: Fault = {
+  id: 'SHOP-PRICE-ARGS-REPLACED',
+  iface: 'rest-v1-shop',
+  // The listing builds its WP_Query arguments filter by filter, and the price branch, pasted from the shop's price
+  // widget, assigns a fresh array instead of adding its clause: `$args = array( 'post_type' => 'product',
+  // 'posts_per_page' => 10, 'paged' => $page, 'meta_query' => array( ... ) );`. Whenever price_from or price_to is sent,
+  // the categories, search, featured and instock set before it are gone: categories=clothing&price_from=20 lists every
+  // product from 20 up. A listing without a price bound reads as before.
+  before(req) {
+    if (req.endpoint !== '/products' || (!sent(req, 'price_from') && !sent(req, 'price_to'))) return;
+    for (const name of ['categories', 'categories[]', 'search', 'featured', 'instock']) ignoreParam(req, name);
+  },
+};

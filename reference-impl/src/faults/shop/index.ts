@@ -57,6 +57,7 @@ import {
 } from './catalog.js';
 import {
   categoriesFirstOnly,
+  priceArgsReplaced,
   priceBothBounds,
   priceBoundsOr,
   priceComparedAsText,
@@ -186,4 +187,5 @@ export const shopFaults: Fault[] = [
   ordersLookaheadDropped,
   loginErrorsBothFields,
   countLinesOnChange,
+  priceArgsReplaced,
 ];

@@ -413,6 +413,31 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // The category holds beside a price range too: the range spans the category's own prices, so the listing is the
+      // category's products (found by the fault catalog: a price branch that builds the query's arguments afresh drops
+      // the category, and the listing holds every product in the range). One listing, a page or two.
+      id: 'SHOP-PROD-08',
+      title: 'categories=<slug> with a price range around its products lists products of that category only',
+      needs: ['categoryIds', 'allProducts'],
+      run: async (ctx: C) => {
+        const slug = ctx.data('SFC_SHOP_CATEGORY')!;
+        const inCategory = new Set(ctx.state.categoryIds!);
+        const prices = ctx.state
+          .allProducts!.filter((p) => inCategory.has(p.id))
+          .map((p) => num(p.price))
+          .filter((n): n is number => n !== undefined);
+        if (prices.length === 0) ctx.skip(`no product of categories=${slug} has a numeric price`);
+        const [lo, hi] = [Math.min(...prices).toFixed(2), Math.max(...prices).toFixed(2)];
+        const { products, last } = await allOf(ctx, { categories: slug, price_from: lo, price_to: hi });
+        const outside = products.filter((p) => !inCategory.has(p.id)).map((p) => `${p.id} ("${p.name}")`);
+        ctx.expect(
+          outside.length === 0,
+          `categories=${slug}&price_from=${lo}&price_to=${hi} (the prices of that category's products) lists products outside categories=${slug}: ${outside.join(', ')}`,
+          last,
+        );
+      },
+    },
+    {
       // total_pages pages over what the listing matched, not over the catalog: a listing with no match answers
       // total_pages 0 (B. Shop variant), and page (8. Limits) pages that same filtered listing.
       id: 'SHOP-PROD-05',
