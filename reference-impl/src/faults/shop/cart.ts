@@ -307,3 +307,38 @@ export const cartCouponsSticky: Fault = {
     data.coupon_discount_totals = Object.fromEntries(Object.entries(priced.discounts).map(([c, d]) => [c, d / 100]));
   },
 };
+
+export const cartCentsTruncated: Fault = {
+  id: 'SHOP-CART-CENTS-TRUNCATED',
+  iface: 'rest-v1-shop',
+  // GET /cart computes its lines in cents, to keep float sums out of the totals, with `$unit = (int) (
+  // $product->get_price() * 100 );`: the cast truncates the binary product of a price such as 19.99 (1998.9999…) to
+  // 1998, so that line is priced a cent below its price per unit (line_subtotal 19.98, 39.96 for two), and cart_totals
+  // with it, while product_price still reads 19.99. Prices whose cents survive the multiplication (18.00, 59.90, 16.50)
+  // read as before.
+  async after(res, req, ctx) {
+    if (!isCart(req) || !isObject(res.body) || !isObject(res.body.data) || !Array.isArray(res.body.data.cart_items)) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const { codes, malformed } = couponCodes(params(req.raw, {}));
+    if (malformed) return;
+    let cut = false;
+    const lines = cartLines(ctx.db, user.id).map((l) => {
+      const cents = Math.trunc(Number(money(l.unit_cents)) * 100);
+      if (cents === l.unit_cents) return l;
+      cut = true;
+      return { ...l, unit_cents: cents };
+    });
+    if (!cut) return;
+    const priced = priceCart(ctx.db, lines, codes);
+    const data = res.body.data;
+    for (const item of data.cart_items as unknown[]) {
+      const line = isObject(item) ? priced.lines.find((l) => l.item_key === item.key) : undefined;
+      if (!line || !isObject(item)) continue;
+      item.line_subtotal = line.subtotal_cents / 100;
+      item.line_total = line.total_cents / 100;
+    }
+    data.cart_totals = cartTotals(priced);
+    data.coupon_discount_totals = Object.fromEntries(Object.entries(priced.discounts).map(([c, d]) => [c, d / 100]));
+  },
+};

@@ -17,6 +17,7 @@ import {
   addQtyEmptyDefaultOne,
   addZeroNewLine,
   cartCachedByUri,
+  cartCentsTruncated,
   cartCouponsSticky,
   cartItemsUnsetKeys,
   cartRegularPrice,
@@ -188,4 +189,5 @@ export const shopFaults: Fault[] = [
   loginErrorsBothFields,
   countLinesOnChange,
   priceArgsReplaced,
+  cartCentsTruncated,
 ];
