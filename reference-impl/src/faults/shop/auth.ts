@@ -142,3 +142,20 @@ export const loginNamesFromBilling: Fault = {
     if (billing.last_name) user.last_name = billing.last_name;
   },
 };
+
+export const loginErrorsBothFields: Fault = {
+  id: 'SHOP-LOGIN-ERRORS-BOTH-FIELDS',
+  iface: 'rest-v1-shop',
+  // login checks its two fields in one test and answers one errors array for it: `if ( empty( $username ) ||
+  // empty( $password ) ) { return $this->fail( 'Please fill the required fields.', array( 'username' => ...,
+  // 'password' => ... ) ); }`: a login that sent its username but no password is answered with errors keyed username
+  // too, naming a field that was sent. A login without both reads as before.
+  after(res, req) {
+    if (req.endpoint !== '/auth/login' || !failed(res.body) || !isObject(res.body.errors)) return;
+    const errors = res.body.errors;
+    const keys = Object.keys(errors);
+    if (keys.length !== 1 || !['username', 'password'].includes(keys[0] as string)) return;
+    errors.username ??= 'Username is required.';
+    errors.password ??= 'Password is required.';
+  },
+};

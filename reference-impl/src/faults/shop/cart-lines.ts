@@ -350,3 +350,20 @@ export const updateZeroRefused: Fault = {
     for (const k of keys) if (k in errors) errors[k] = 'Quantity is required.';
   },
 };
+
+export const countLinesOnChange: Fault = {
+  id: 'SHOP-COUNT-LINES-ON-CHANGE',
+  iface: 'rest-v1-shop',
+  // add-item answers cart_item_count with WC()->cart->get_cart_contents_count() (the sum of the quantities), while
+  // remove-item and update-quantities, written later from another snippet, answer `count( WC()->cart->get_cart() )`
+  // (the number of lines): one cart of a line of quantity 3 is counted 3 after add-item and 1 after an update. A cart
+  // whose lines all hold quantity 1 reads as before.
+  async after(res, req, ctx) {
+    if (!req.endpoint.startsWith('/cart/remove-item') && req.endpoint !== '/cart/update-quantities') return;
+    const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+    if (!data || typeof data.cart_item_count !== 'number') return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    data.cart_item_count = cartLines(ctx.db, user.id).length;
+  },
+};

@@ -1,6 +1,6 @@
 import { str } from '../../http/body.js';
 import { PAGE_SIZE } from '../../shop/catalog.js';
-import { money } from '../../shop/common.js';
+import { money, toCents } from '../../shop/common.js';
 import { likeRegex, phpFloat, rawurldecode } from '../emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
 import { INNER_LISTING, ignoreParam, phpEmpty } from './shared.js';
@@ -260,5 +260,41 @@ export const searchSkuOrUngrouped: Fault = {
       if (extra.length === 0) return listed;
       return [...listed, ...extra].sort((a, b) => Number(a.id) - Number(b.id));
     });
+  },
+};
+
+export const priceRegularMeta: Fault = {
+  id: 'SHOP-PRICE-REGULAR-META',
+  iface: 'rest-v1-shop',
+  // The listing's price meta_query filters on `'key' => '_regular_price'` (the field the product edit screen calls
+  // "Regular price") instead of `_price`, the active price WooCommerce keeps for the sale price too: a product on sale
+  // is kept or dropped by its regular price while the summary lists its sale price, so price_from=35.01&price_to=42.00
+  // lists the Linen Shirt at 35.00 (regular 42.00). A product not on sale reads as before.
+  after: (res, req) => {
+    const { from, to } = priceBounds(req);
+    if (from === undefined && to === undefined) return;
+    const [lo, hi] = [from === undefined ? undefined : toCents(from), to === undefined ? undefined : toCents(to)];
+    // A bound that is no amount is the handler's validation refusal, which relist leaves as it is.
+    if ((from !== undefined && lo === undefined) || (to !== undefined && hi === undefined)) return;
+    return relist(res, req, PRICE_BOUNDS, (listed) =>
+      listed.filter((p) => {
+        const regular = toCents(p.regular_price);
+        return regular !== undefined && (lo === undefined || regular >= lo) && (hi === undefined || regular <= hi);
+      }),
+    );
+  },
+};
+
+export const priceArgsReplaced: Fault = {
+  id: 'SHOP-PRICE-ARGS-REPLACED',
+  iface: 'rest-v1-shop',
+  // The listing builds its WP_Query arguments filter by filter, and the price branch, pasted from the shop's price
+  // widget, assigns a fresh array instead of adding its clause: `$args = array( 'post_type' => 'product',
+  // 'posts_per_page' => 10, 'paged' => $page, 'meta_query' => array( ... ) );`. Whenever price_from or price_to is sent,
+  // the categories, search, featured and instock set before it are gone: categories=clothing&price_from=20 lists every
+  // product from 20 up. A listing without a price bound reads as before.
+  before(req) {
+    if (req.endpoint !== '/products' || (!sent(req, 'price_from') && !sent(req, 'price_to'))) return;
+    for (const name of ['categories', 'categories[]', 'search', 'featured', 'instock']) ignoreParam(req, name);
   },
 };

@@ -354,3 +354,44 @@ export const orderPersistentCartStale: Fault = {
     for (const l of cartLines(ctx.db, user.id)) saved.set(l.item_key, l.quantity);
   },
 };
+
+export const orderPhoneDigitsStripped: Fault = {
+  id: 'SHOP-ORDER-PHONE-DIGITS-STRIPPED',
+  iface: 'rest-v1-shop',
+  // order/create counts the phone's digits after taking out what a customer types around them: `$phone =
+  // preg_replace( '/\D/', '', $params['phone'] ); if ( strlen( $phone ) !== 10 ) $errors['phone'] = ...`, and files
+  // the digits. A phone written with separators, "512-555-0199" or "(512) 555 0199", passes as ten digits; a phone of
+  // another number of digits is refused as before.
+  before(req) {
+    if (req.endpoint !== '/order/create' || req.method !== 'POST') return;
+    const field = bodyField(req.raw.body, 'phone');
+    const v = field.value;
+    if (typeof v !== 'string' || /^\d{10}$/.test(v)) return;
+    const digits = v.replace(/\D/g, '');
+    if (digits.length === 10) field.set(digits);
+  },
+};
+
+export const ordersLookaheadDropped: Fault = {
+  id: 'SHOP-ORDERS-LOOKAHEAD-DROPPED',
+  iface: 'rest-v1-shop',
+  // GET /orders asks wc_get_orders() for limit + 1 orders to tell the app whether a next page exists, then
+  // `$has_more = count( $orders ) > $limit; array_pop( $orders );` with no `if`: on a page that is not followed by
+  // another, where no look-ahead order came back, the pop takes the page's last real order. limit=1 on an account of
+  // two orders lists its first; start=<last index>&limit=1 lists none. A request without limit reads as before.
+  async after(res, req, ctx) {
+    if (req.endpoint !== '/orders' || req.method !== 'GET') return;
+    const limit = Number(req.query.limit);
+    const start = req.query.start === undefined || req.query.start === '' ? 0 : Number(req.query.start);
+    if (!Number.isInteger(limit) || limit < 1 || !Number.isInteger(start) || start < 0) return;
+    const data = isObject(res.body) && res.body.status === true && isObject(res.body.data) ? res.body.data : undefined;
+    if (!data || !Array.isArray(data.orders) || data.orders.length === 0) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const { n } = ctx.db.prepare('SELECT COUNT(*) AS n FROM shop_orders WHERE user_id = ?').get(user.id) as { n: number };
+    if (n > start + limit) return;
+    const orders = (data.orders as unknown[]).slice(0, -1);
+    data.orders = orders;
+    if (orders.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
+  },
+};

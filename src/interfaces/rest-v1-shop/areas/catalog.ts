@@ -413,6 +413,31 @@ export const catalogArea: AreaSpec<CatalogState> = {
       },
     },
     {
+      // The category holds beside a price range too: the range spans the category's own prices, so the listing is the
+      // category's products (found by the fault catalog: a price branch that builds the query's arguments afresh drops
+      // the category, and the listing holds every product in the range). One listing, a page or two.
+      id: 'SHOP-PROD-08',
+      title: 'categories=<slug> with a price range around its products lists products of that category only',
+      needs: ['categoryIds', 'allProducts'],
+      run: async (ctx: C) => {
+        const slug = ctx.data('SFC_SHOP_CATEGORY')!;
+        const inCategory = new Set(ctx.state.categoryIds!);
+        const prices = ctx.state
+          .allProducts!.filter((p) => inCategory.has(p.id))
+          .map((p) => num(p.price))
+          .filter((n): n is number => n !== undefined);
+        if (prices.length === 0) ctx.skip(`no product of categories=${slug} has a numeric price`);
+        const [lo, hi] = [Math.min(...prices).toFixed(2), Math.max(...prices).toFixed(2)];
+        const { products, last } = await allOf(ctx, { categories: slug, price_from: lo, price_to: hi });
+        const outside = products.filter((p) => !inCategory.has(p.id)).map((p) => `${p.id} ("${p.name}")`);
+        ctx.expect(
+          outside.length === 0,
+          `categories=${slug}&price_from=${lo}&price_to=${hi} (the prices of that category's products) lists products outside categories=${slug}: ${outside.join(', ')}`,
+          last,
+        );
+      },
+    },
+    {
       // total_pages pages over what the listing matched, not over the catalog: a listing with no match answers
       // total_pages 0 (B. Shop variant), and page (8. Limits) pages that same filtered listing.
       id: 'SHOP-PROD-05',
@@ -528,6 +553,35 @@ export const catalogArea: AreaSpec<CatalogState> = {
             one.last,
           );
         }
+      },
+    },
+    {
+      // The price a product lists is the price the range holds it to, on sale or not: a range from one cent above a sale
+      // price up to that product's regular price leaves the product out (found by the fault catalog: a filter on the
+      // regular price lists it at its sale price, below price_from). One listing, usually one page.
+      id: 'SHOP-PROD-11',
+      title: 'a range above the sale price of a product on sale, up to its regular price, lists no product below it',
+      needs: ['allProducts'],
+      run: async (ctx: C) => {
+        const onSale = ctx.state.allProducts!.find((p) => {
+          const [price, regular] = [num(p.price), num(p.regular_price)];
+          return price !== undefined && regular !== undefined && regular >= price + 0.02;
+        });
+        if (!onSale) ctx.skip('no listed product has a regular_price above its price (none is on sale)');
+        const lo = Math.round(num(onSale.price)! * 100 + 1) / 100;
+        const hi = num(onSale.regular_price)!;
+        const { products, last } = await allOf(ctx, { price_from: lo.toFixed(2), price_to: hi.toFixed(2) });
+        const out = products.filter((p) => {
+          const n = num(p.price);
+          return n !== undefined && (n < lo - 0.005 || n > hi + 0.005);
+        });
+        ctx.expect(
+          out.length === 0,
+          `price_from=${lo.toFixed(2)}&price_to=${hi.toFixed(2)} (above the price ${onSale.price} of product ${onSale.id}, up to its regular_price ${onSale.regular_price}) lists ${out
+            .map((p) => `${p.id} at ${p.price} (regular ${String(p.regular_price)})`)
+            .join(', ')}: is the range applied to the regular price?`,
+          last,
+        );
       },
     },
     {
