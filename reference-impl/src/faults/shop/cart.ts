@@ -266,48 +266,6 @@ export const addProductIdAbsint: Fault = {
   },
 };
 
-/** SHOP-CART-COUPONS-STICKY: the codes each account's session cart holds applied, by database, in the order applied. */
-const SESSION_COUPONS = new WeakMap<object, Map<number, string[]>>();
-
-export const cartCouponsSticky: Fault = {
-  id: 'SHOP-CART-COUPONS-STICKY',
-  iface: 'rest-v1-shop',
-  // GET /cart applies each coupons[] code with WC()->cart->apply_coupon(), which keeps it in the session's applied
-  // coupons, and never calls remove_coupons() for a request that sends none: once a valid code was sent, every later
-  // GET /cart of the account carries its discount (line totals, cart_totals, coupon_discount_totals), coupons or not.
-  // coupon_status and coupon_errors still report the request's own codes; a successful order create empties the cart
-  // and its coupons (WC()->cart->empty_cart()). An account that never sent a valid code reads as before.
-  async after(res, req, ctx) {
-    const byUser = SESSION_COUPONS.get(ctx.db) ?? new Map<number, string[]>();
-    SESSION_COUPONS.set(ctx.db, byUser);
-    if (req.endpoint === '/order/create') {
-      if (!isObject(res.body) || res.body.status !== true) return;
-      const user = await identify(req.raw, ctx);
-      if (!('status' in user)) byUser.delete(user.id);
-      return;
-    }
-    if (!isCart(req) || !isObject(res.body) || !isObject(res.body.data) || !Array.isArray(res.body.data.cart_items)) return;
-    const user = await identify(req.raw, ctx);
-    if ('status' in user) return;
-    const { codes, malformed } = couponCodes(params(req.raw, {}));
-    if (malformed) return;
-    const data = res.body.data;
-    const items: unknown[] = res.body.data.cart_items;
-    const sent = new Set(codes.map((c) => c.toLowerCase()));
-    const held = (byUser.get(user.id) ?? []).filter((c) => !sent.has(c.toLowerCase()));
-    const applied = Object.keys(isObject(data.coupon_discount_totals) ? data.coupon_discount_totals : {});
-    byUser.set(user.id, [...held, ...applied]);
-    if (held.length === 0 || items.length === 0) return;
-    const priced = priceCart(ctx.db, cartLines(ctx.db, user.id), [...held, ...codes]);
-    for (const item of items) {
-      const line = isObject(item) ? priced.lines.find((l) => l.item_key === item.key) : undefined;
-      if (line && isObject(item)) item.line_total = line.total_cents / 100;
-    }
-    data.cart_totals = cartTotals(priced);
-    data.coupon_discount_totals = Object.fromEntries(Object.entries(priced.discounts).map(([c, d]) => [c, d / 100]));
-  },
-};
-
 export const cartCentsTruncated: Fault = {
   id: 'SHOP-CART-CENTS-TRUNCATED',
   iface: 'rest-v1-shop',

@@ -17,7 +17,7 @@ import {
   register,
 } from '../flows.js';
 
-// Coupons are applied per request (GET /cart?coupons[]=...): a valid one discounts, an unknown one
+// Coupons are sent with each read (GET /cart?coupons[]=...): a valid one discounts, an unknown one
 // is reported in coupon_errors under its code.
 
 interface CouponState {
@@ -266,16 +266,23 @@ export const couponsArea: AreaSpec<CouponState> = {
       },
     },
     {
-      // Coupons are an input of the request (GET /cart's coupons[], order create's own coupons): a read without them,
-      // after the reads with the valid code, prices each line at its product price x quantity again, to the cent (found
-      // by the fault catalog: a code applied to the session cart and never removed discounts every later read; a unit
-      // price cast to cents with (int) prices the 19.99 line a cent low). Last, so the second line COUP-05 added, whose
-      // price has odd cents, is read too. One request.
+      // A cart read with no coupon applied prices each line at its product price x quantity, to the cent (found by the
+      // fault catalog: a unit price cast to cents with (int) prices the 19.99 line a cent low). Last, so the second line
+      // COUP-05 added, whose price has odd cents, is read too. Whether a code sent to GET /cart stays applied to later
+      // reads that send none (WooCommerce's apply_coupon() keeps it in the session) is not shown: where the read still
+      // shows a discount, the cart is not "without coupons" and is not judged here. One request.
       id: 'SHOP-CART-09',
-      title: 'GET /cart without coupons after reads with the valid coupon: each line_subtotal and line_total is price x quantity',
+      title:
+        'GET /cart without coupons after reads with the valid coupon, no coupon applied: each line_subtotal and line_total is price x quantity',
       needs: ['withCoupon'],
       run: async (ctx: C) => {
         const { ex, data } = await readCart(ctx, ctx.state.account!.token);
+        const held = mapKeys(data.coupon_discount_totals);
+        const discount = num(data.cart_totals.discount_total) ?? 0;
+        if (held.length > 0 || discount !== 0)
+          ctx.skip(
+            `the code sent earlier stays applied to a read that sends none (coupon_discount_totals ${JSON.stringify(data.coupon_discount_totals)}, discount_total ${data.cart_totals.discount_total}): coupons kept from one read to the next, which the document leaves open`,
+          );
         const cents = (v: number | undefined) => (v === undefined ? Number.NaN : Math.round(v * 100));
         const wrong = data.cart_items.filter((i) => {
           // product_price x quantity; a target whose product_price is no number is judged on line_subtotal alone.
