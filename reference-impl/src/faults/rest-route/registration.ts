@@ -139,27 +139,35 @@ export const registerRaceDuplicate: Fault = {
   },
 };
 
-export const registerNameNfd: Fault = {
-  id: 'RR-REGISTER-NAME-NFD',
-  iface: 'rest-route',
-  // The module's addCustomer() runs the names through Normalizer::normalize(FORM_D) (meant for an
-  // accent-free search key, the decomposed form was stored instead), after the validator saw them as
-  // sent: "Zoë" is stored as "Zoe" + U+0308, and register and login answer the name decomposed.
-  after(res, req, ctx) {
+/**
+ * A register's names filed through `rewrite` after the validator saw them as sent (the module's addCustomer() tidies
+ * them before its INSERT): the row is rewritten, and register answers the names so filed.
+ */
+function namesFiledAs(rewrite: (name: string) => string): NonNullable<Fault['after']> {
+  return (res, req, ctx) => {
     const d = data(res);
     if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
     const row = ctx.db.prepare('SELECT firstname, lastname FROM rr_customer WHERE customer_id = ?').get(Number(d.customer_id)) as
       | { firstname: string; lastname: string }
       | undefined;
     if (!row) return;
-    const firstname = row.firstname.normalize('NFD');
-    const lastname = row.lastname.normalize('NFD');
+    const firstname = rewrite(row.firstname);
+    const lastname = rewrite(row.lastname);
     ctx.db
       .prepare('UPDATE rr_customer SET firstname = ?, lastname = ? WHERE customer_id = ?')
       .run(firstname, lastname, Number(d.customer_id));
     d.firstname = firstname;
     d.lastname = lastname;
-  },
+  };
+}
+
+export const registerNameNfd: Fault = {
+  id: 'RR-REGISTER-NAME-NFD',
+  iface: 'rest-route',
+  // The module's addCustomer() runs the names through Normalizer::normalize(FORM_D) (meant for an
+  // accent-free search key, the decomposed form was stored instead), after the validator saw them as
+  // sent: "Zoë" is stored as "Zoe" + U+0308, and register and login answer the name decomposed.
+  after: namesFiledAs((name) => name.normalize('NFD')),
 };
 
 export const registerEmailUntrimmedCheck: Fault = {
@@ -363,21 +371,7 @@ export const registerNameRecapitalised: Fault = {
   // The module's addCustomer() tidies the names before its INSERT with ucwords(strtolower($name)) (meant for
   // "jOHN smith" typed with caps lock), after the validator saw them as sent: "McDonald" is filed "Mcdonald",
   // "DeVries" "Devries", "ANNA" "Anna", and register and login answer the name so rewritten.
-  after(res, req, ctx) {
-    const d = data(res);
-    if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
-    const row = ctx.db.prepare('SELECT firstname, lastname FROM rr_customer WHERE customer_id = ?').get(Number(d.customer_id)) as
-      | { firstname: string; lastname: string }
-      | undefined;
-    if (!row) return;
-    const firstname = ucwordsLower(row.firstname);
-    const lastname = ucwordsLower(row.lastname);
-    ctx.db
-      .prepare('UPDATE rr_customer SET firstname = ?, lastname = ? WHERE customer_id = ?')
-      .run(firstname, lastname, Number(d.customer_id));
-    d.firstname = firstname;
-    d.lastname = lastname;
-  },
+  after: namesFiledAs(ucwordsLower),
 };
 
 /** mysqli::real_escape_string(): a backslash before NUL, \n, \r, \\, ', " and Ctrl-Z. */
@@ -399,19 +393,5 @@ export const registerNameSlashed: Fault = {
   // the days it built its INSERT by concatenation), but now binds them into a prepared statement, which stores its
   // values as given: the backslashes are filed with the name. "O'Brien" is stored "O\'Brien", and register and
   // login answer it so.
-  after(res, req, ctx) {
-    const d = data(res);
-    if (req.endpoint !== 'account/register' || req.method !== 'POST' || !ok(res) || !d) return;
-    const row = ctx.db.prepare('SELECT firstname, lastname FROM rr_customer WHERE customer_id = ?').get(Number(d.customer_id)) as
-      | { firstname: string; lastname: string }
-      | undefined;
-    if (!row) return;
-    const firstname = realEscape(row.firstname);
-    const lastname = realEscape(row.lastname);
-    ctx.db
-      .prepare('UPDATE rr_customer SET firstname = ?, lastname = ? WHERE customer_id = ?')
-      .run(firstname, lastname, Number(d.customer_id));
-    d.firstname = firstname;
-    d.lastname = lastname;
-  },
+  after: namesFiledAs(realEscape),
 };

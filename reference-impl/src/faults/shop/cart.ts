@@ -2,9 +2,9 @@ import type { AppContext } from '../../context.js';
 import { int } from '../../http/body.js';
 import { cartTotals } from '../../shop/cart.js';
 import { identify, money, params } from '../../shop/common.js';
-import { cartLines, couponCodes, priceCart } from '../../shop/pricing.js';
+import { type CartLine, cartLines, couponCodes, priceCart } from '../../shop/pricing.js';
 import { AnswerCache, absint, numberFormat } from '../emulation.js';
-import { bodyField, type Fault, type FaultRequest, isObject, mapKey } from '../model.js';
+import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject, mapKey } from '../model.js';
 import { failed, phpEmpty } from './shared.js';
 
 const isCart = (req: FaultRequest) => req.endpoint === '/cart' && req.method === 'GET';
@@ -202,6 +202,44 @@ export const addZeroNewLine: Fault = {
   },
 };
 
+/**
+ * GET /cart's answer priced again with each line's unit price as `unitOf` gives it (undefined: the line's own), when
+ * that changes any line: line subtotals and totals, cart_totals and coupon_discount_totals, and with `showUnit` the
+ * lines' product_price too. A request whose coupons are malformed, or without a customer, is left as it is.
+ */
+async function repriceCart(
+  res: FaultResponse,
+  req: FaultRequest,
+  ctx: AppContext,
+  showUnit: boolean,
+  unitOf: (line: CartLine) => number | undefined,
+): Promise<void> {
+  if (!isCart(req) || !isObject(res.body) || !isObject(res.body.data) || !Array.isArray(res.body.data.cart_items)) return;
+  const user = await identify(req.raw, ctx);
+  if ('status' in user) return;
+  const { codes, malformed } = couponCodes(params(req.raw, {}));
+  if (malformed) return;
+  let changed = false;
+  const lines = cartLines(ctx.db, user.id).map((l) => {
+    const unit = unitOf(l);
+    if (unit === undefined || unit === l.unit_cents) return l;
+    changed = true;
+    return { ...l, unit_cents: unit };
+  });
+  if (!changed) return;
+  const priced = priceCart(ctx.db, lines, codes);
+  const data = res.body.data;
+  for (const item of data.cart_items as unknown[]) {
+    const line = isObject(item) ? priced.lines.find((l) => l.item_key === item.key) : undefined;
+    if (!line || !isObject(item)) continue;
+    if (showUnit) item.product_price = money(line.unit_cents);
+    item.line_subtotal = line.subtotal_cents / 100;
+    item.line_total = line.total_cents / 100;
+  }
+  data.cart_totals = cartTotals(priced);
+  data.coupon_discount_totals = Object.fromEntries(Object.entries(priced.discounts).map(([c, d]) => [c, d / 100]));
+}
+
 export const cartRegularPrice: Fault = {
   id: 'SHOP-CART-REGULAR-PRICE',
   iface: 'rest-v1-shop',
@@ -210,30 +248,14 @@ export const cartRegularPrice: Fault = {
   // and cart_totals alike, while the listing shows the sale price and the order, priced by WooCommerce, charges it.
   // A cart without a product on sale reads as before.
   async after(res, req, ctx) {
-    if (!isCart(req) || !isObject(res.body) || !isObject(res.body.data) || !Array.isArray(res.body.data.cart_items)) return;
-    const user = await identify(req.raw, ctx);
-    if ('status' in user) return;
-    const { codes, malformed } = couponCodes(params(req.raw, {}));
     const regular = ctx.db.prepare('SELECT regular_cents FROM shop_products WHERE id = ? AND sale_cents IS NOT NULL');
-    let onSale = false;
-    const lines = cartLines(ctx.db, user.id).map((l) => {
-      const row = regular.get(l.product_id) as { regular_cents: number } | undefined;
-      if (!row) return l;
-      onSale = true;
-      return { ...l, unit_cents: row.regular_cents };
-    });
-    if (!onSale || malformed) return;
-    const priced = priceCart(ctx.db, lines, codes);
-    const data = res.body.data;
-    for (const item of data.cart_items as unknown[]) {
-      const line = isObject(item) ? priced.lines.find((l) => l.item_key === item.key) : undefined;
-      if (!line || !isObject(item)) continue;
-      item.product_price = money(line.unit_cents);
-      item.line_subtotal = line.subtotal_cents / 100;
-      item.line_total = line.total_cents / 100;
-    }
-    data.cart_totals = cartTotals(priced);
-    data.coupon_discount_totals = Object.fromEntries(Object.entries(priced.discounts).map(([c, d]) => [c, d / 100]));
+    await repriceCart(
+      res,
+      req,
+      ctx,
+      true,
+      (l) => (regular.get(l.product_id) as { regular_cents: number } | undefined)?.regular_cents,
+    );
   },
 };
 
@@ -275,28 +297,6 @@ export const cartCentsTruncated: Fault = {
   // with it, while product_price still reads 19.99. Prices whose cents survive the multiplication (18.00, 59.90, 16.50)
   // read as before.
   async after(res, req, ctx) {
-    if (!isCart(req) || !isObject(res.body) || !isObject(res.body.data) || !Array.isArray(res.body.data.cart_items)) return;
-    const user = await identify(req.raw, ctx);
-    if ('status' in user) return;
-    const { codes, malformed } = couponCodes(params(req.raw, {}));
-    if (malformed) return;
-    let cut = false;
-    const lines = cartLines(ctx.db, user.id).map((l) => {
-      const cents = Math.trunc(Number(money(l.unit_cents)) * 100);
-      if (cents === l.unit_cents) return l;
-      cut = true;
-      return { ...l, unit_cents: cents };
-    });
-    if (!cut) return;
-    const priced = priceCart(ctx.db, lines, codes);
-    const data = res.body.data;
-    for (const item of data.cart_items as unknown[]) {
-      const line = isObject(item) ? priced.lines.find((l) => l.item_key === item.key) : undefined;
-      if (!line || !isObject(item)) continue;
-      item.line_subtotal = line.subtotal_cents / 100;
-      item.line_total = line.total_cents / 100;
-    }
-    data.cart_totals = cartTotals(priced);
-    data.coupon_discount_totals = Object.fromEntries(Object.entries(priced.discounts).map(([c, d]) => [c, d / 100]));
+    await repriceCart(res, req, ctx, false, (l) => Math.trunc(Number(money(l.unit_cents)) * 100));
   },
 };
