@@ -311,6 +311,11 @@ export async function newAccountAwkward(ctx: Ctx): Promise<Account> {
   return newAccount(ctx);
 }
 
+/** The `<vendor>_token` of a login result (undefined when there is none). */
+export function loginToken(ctx: Ctx, res: GraphQLResult): unknown {
+  return record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+}
+
 /**
  * Logs in; returns the token (`<vendor>_token`) and the result, failing the check when there is none.
  * `keep` gets the raw result before any judgement, so a caller that reads the envelope itself
@@ -323,8 +328,8 @@ export async function login(
 ): Promise<{ token: string; res: GraphQLResult }> {
   const res = await op(ctx, 'login', { email: account.email, password: account.password });
   keep?.(res);
-  const result = record(accepted(ctx, res, 'login'));
-  const token = result?.[`${ctx.settings.vendor}_token`];
+  accepted(ctx, res, 'login');
+  const token = loginToken(ctx, res);
   ctx.expect(
     typeof token === 'string' && token.length > 0,
     `login: expected ${ctx.settings.vendor}_token as a non-empty string, got ${short(token)}`,

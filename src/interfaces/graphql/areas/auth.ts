@@ -11,6 +11,7 @@ import {
   freshAccount,
   gql,
   login,
+  loginToken,
   newAccount,
   newAccountAwkward,
   op,
@@ -41,7 +42,7 @@ const capitalDomain = (email: string): string =>
 /** The login response when `account` can log in (after a refused register no account may exist), else undefined. */
 async function loginWorks(ctx: Ctx, account: Account): Promise<GraphQLResult | undefined> {
   const res = await op(ctx, 'login', { email: account.email, password: account.password });
-  const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+  const token = loginToken(ctx, res);
   return typeof token === 'string' && token.length > 0 ? res : undefined;
 }
 
@@ -86,7 +87,7 @@ export const authArea: AreaSpec<AuthState> = {
           'mutation ($email: String!, $password: String!) { login(email: $email, password: $password) { svc_token } }',
           { email: a.email, password: a.password },
         );
-        const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+        const token = loginToken(ctx, res);
         ctx.expect(
           typeof token === 'string' && token.length > 0,
           `login as an anonymous operation, without a token: expected ${ctx.settings.vendor}_token, got ${refusal(res, 'login') ?? short(res.data?.login)}`,
@@ -201,7 +202,7 @@ export const authArea: AreaSpec<AuthState> = {
             `register of ${account.email} was refused (${refusal(res, 'register') ?? short(res.data?.register)}): no account with a + in its e-mail to log in`,
           );
         const back = await op(ctx, 'login', { email: account.email, password: account.password });
-        const token = record(back.data?.login)?.[`${ctx.settings.vendor}_token`];
+        const token = loginToken(ctx, back);
         ctx.expect(
           typeof token === 'string' && token.length > 0,
           `login with ${JSON.stringify(account.email)}, the e-mail an account was registered with (register: true): expected a token, got ${refusal(back, 'login') ?? short(back.data?.login)}`,
@@ -303,7 +304,7 @@ export const authArea: AreaSpec<AuthState> = {
           ['unknown e-mail', { email: ctx.names.email(), password: a.password }],
         ] as const) {
           const res = await op(ctx, 'login', vars);
-          const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+          const token = loginToken(ctx, res);
           ctx.expect(!(typeof token === 'string' && token.length > 0), `${what}: expected no token, got one`, res.exchange);
         }
       },
@@ -327,7 +328,7 @@ export const authArea: AreaSpec<AuthState> = {
           );
         const wrong = `${head}-T2`;
         const res = await op(ctx, 'login', { email: account.email, password: wrong });
-        const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+        const token = loginToken(ctx, res);
         ctx.expect(
           !(typeof token === 'string' && token.length > 0),
           `the account registered with a password of ${Buffer.byteLength(account.password)} bytes ending "-T1" gave a token to a login with the same first 72 bytes and the ending "-T2": a wrong password (compared on its first 72 bytes only?)`,
@@ -613,7 +614,7 @@ export const authArea: AreaSpec<AuthState> = {
             reg.exchange,
           );
           const res = await op(ctx, 'login', { email: other.email, password: other.password });
-          const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+          const token = loginToken(ctx, res);
           ctx.expect(
             typeof token === 'string' && token.length > 0,
             `password ${JSON.stringify(other.password)} was accepted at register, but login with it gives no token: ${refusal(res, 'login') ?? short(res.data?.login)}`,
@@ -627,7 +628,7 @@ export const authArea: AreaSpec<AuthState> = {
         const reg = await register(ctx, spaced);
         if (reg.data?.register === true && !hasErrors(reg.errors)) {
           const res = await op(ctx, 'login', { email: spaced.email, password: spaced.password });
-          const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+          const token = loginToken(ctx, res);
           ctx.expect(
             typeof token === 'string' && token.length > 0,
             `password ${JSON.stringify(spaced.password)} (a space at each end) was accepted at register, but login with it gives no token: ${refusal(res, 'login') ?? short(res.data?.login)}`,
@@ -656,7 +657,7 @@ export const authArea: AreaSpec<AuthState> = {
             `register refused the password ${JSON.stringify(account.password)} (${refusal(reg, 'register') ?? short(reg.data?.register)}): letters outside ASCII are not judged`,
           );
         const res = await op(ctx, 'login', { email: account.email, password: account.password });
-        const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+        const token = loginToken(ctx, res);
         ctx.expect(
           typeof token === 'string' && token.length > 0,
           `password ${JSON.stringify(account.password)} was accepted at register, but login with it gives no token: ${refusal(res, 'login') ?? short(res.data?.login)}`,

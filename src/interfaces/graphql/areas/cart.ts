@@ -12,6 +12,7 @@ import {
   expectRefused,
   expectSelection,
   gql,
+  loginToken,
   newSession,
   num,
   op,
@@ -107,7 +108,7 @@ function expectConsistent(ctx: C, res: GraphQLResult, summary: unknown): void {
 async function secondLogin(ctx: C): Promise<void> {
   const account = ctx.state.account!;
   const res = await op(ctx, 'login', { email: account.email, password: account.password });
-  const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+  const token = loginToken(ctx, res);
   if (refusal(res, 'login') || typeof token !== 'string' || !token) {
     ctx.note(
       `a second login of the account was refused (${refusal(res, 'login') ?? short(res.data?.login)}): emptyCart empties a cart of one login`,

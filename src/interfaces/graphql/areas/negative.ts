@@ -11,9 +11,9 @@ import {
   emptyCart,
   freshAccount,
   gql,
+  loginToken,
   newSession,
   productId,
-  record,
   refusal,
 } from '../client.js';
 import { leakedInternals, noSecretsCheck } from './common.js';
@@ -80,7 +80,7 @@ function withUnknownArgument(text: string, name: string): string {
  */
 function newestToken(ctx: C, sent: Sent[], token: string): string {
   for (const s of sent) {
-    const issued = record(s.res.data?.login)?.[`${ctx.settings.vendor}_token`];
+    const issued = loginToken(ctx, s.res);
     if (typeof issued === 'string' && issued) token = issued;
   }
   ctx.state.token = token;

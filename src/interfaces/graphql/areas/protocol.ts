@@ -12,6 +12,7 @@ import {
   gql,
   graphqlUrl,
   login,
+  loginToken,
   newAccount,
   op,
   optionsForm,
@@ -105,7 +106,7 @@ export const protocolArea: AreaSpec<ProtocolState> = {
         const a = ctx.state.account!;
         const body = { query: client.book.operation('login').text, variables: { email: a.email, password: a.password } };
         const res = await client.raw({ raw: JSON.stringify(body), contentType: 'application/json; charset=utf-8' });
-        const token = record(res.data?.login)?.[`${ctx.settings.vendor}_token`];
+        const token = loginToken(ctx, res);
         ctx.expect(
           typeof token === 'string' && token.length > 0,
           `login with Content-Type "application/json; charset=utf-8": expected a token, as with application/json, got ${refusal(res, 'login') ?? short(res.data?.login)}`,

@@ -6,6 +6,7 @@ import {
   accepted,
   expectSelection,
   gql,
+  loginToken,
   newSession,
   op,
   record,
@@ -176,7 +177,7 @@ export const queriesArea: AreaSpec<QueriesState> = {
         // the account, so the target itself holds it for that customer's e-mail. The token of that login asks
         // (a target that ends older tokens on login keeps it valid). 2 requests.
         const lg = await op(ctx, 'login', { email: typed, password: b.password });
-        const token = record(lg.data?.login)?.[`${ctx.settings.vendor}_token`];
+        const token = loginToken(ctx, lg);
         if (typeof token !== 'string' || token.length === 0)
           ctx.skip(
             `login with ${typed} was refused (${refusal(lg, 'login') ?? short(lg.data?.login)}): the target matches e-mails by case`,
