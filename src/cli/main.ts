@@ -1,9 +1,9 @@
-import { parseArgs } from 'node:util';
 import { readDotenv, resolveSettings, UsageError } from '../config/load.js';
 import { DATA_KEYS, OPTIONS } from '../config/options.js';
 import type { Settings } from '../config/settings.js';
 import { TargetUnreachable } from '../run/errors.js';
 import type { RunResult } from '../run/results.js';
+import { parseCommandFlags } from './flags.js';
 import { commandHelp, MAIN_HELP, REFERENCE_HELP } from './help.js';
 import { Terminal } from './terminal.js';
 
@@ -62,14 +62,7 @@ function parseFlags(command: 'run' | 'self-test', args: string[]) {
       i++;
     } else joined.push(a);
   }
-  try {
-    return parseArgs({ args: joined, options, strict: true, allowPositionals: false }).values as Record<
-      string,
-      string | boolean | undefined
-    >;
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]} (see storefront-conformance ${command} --help)`);
-  }
+  return parseCommandFlags(joined, options, command);
 }
 
 async function runCommand(command: 'run' | 'self-test', args: string[], term: Terminal): Promise<number> {

@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { INTERFACES, type InterfaceId } from '../checks/model.js';
 import { readDotenv, resolveSettings, UsageError } from '../config/load.js';
 import { DATA_KEYS } from '../config/options.js';
@@ -7,6 +6,7 @@ import { generatePacts } from '../pact/generate.js';
 import { PROVIDER_STATE_DATA } from '../pact/states/target.js';
 import { DEFAULT_PACT_DIR, type InterfaceVerification, interfaceUrl, type VerifyOptions, verifyTarget } from '../pact/verify.js';
 import { targetUrlOf } from '../run/target-urls.js';
+import { parseCommandFlags } from './flags.js';
 
 // `storefront-conformance pact generate|verify`. Exit codes: 0 verified (or written), 1 a contract
 // broken, 2 usage, 3 target (or broker) unreachable.
@@ -81,11 +81,7 @@ function parse(sub: 'generate' | 'verify', args: string[]): Record<string, strin
   const flags = sub === 'generate' ? GENERATE_FLAGS : VERIFY_FLAGS;
   const options: Record<string, { type: 'string' | 'boolean'; short?: string }> = { help: { type: 'boolean', short: 'h' } };
   for (const f of flags) options[f.flag] = { type: f.bool ? 'boolean' : 'string' };
-  try {
-    return parseArgs({ args, options, strict: true, allowPositionals: false }).values;
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]} (see storefront-conformance pact ${sub} --help)`);
-  }
+  return parseCommandFlags(args, options, `pact ${sub}`);
 }
 
 /** Flag over environment over `.env`, for the options `resolveSettings` does not know. */

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { readDotenv, UsageError } from '../config/load.js';
 import { REPO_ROOT } from '../specs/paths.js';
+import { parseCommandFlags } from './flags.js';
 
 export const REPORT_HELP = `storefront-conformance report: build the Allure HTML report of a report directory (Allure 3, offline)
 
@@ -20,16 +20,11 @@ Exit codes: 0 written, 2 bad usage or no allure-results/ in the directory, 3 All
 
 /** Runs the Allure 3 CLI on `<report-dir>/allure-results`; the page it writes needs no network. */
 export async function reportCommand(args: string[], log: (line: string) => void): Promise<number> {
-  let values: { 'report-dir'?: string; output?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args,
-      options: { 'report-dir': { type: 'string' }, output: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-      strict: true,
-    }));
-  } catch (e) {
-    throw new UsageError(`${(e as Error).message.split('\n')[0]} (see storefront-conformance report --help)`);
-  }
+  const values: { 'report-dir'?: string; output?: string; help?: boolean } = parseCommandFlags(
+    args,
+    { 'report-dir': { type: 'string' }, output: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    'report',
+  ) as typeof values;
   if (values.help) {
     process.stdout.write(REPORT_HELP);
     return 0;
