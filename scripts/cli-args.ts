@@ -2,6 +2,7 @@
  * What the command lines of the developer scripts (bench, faults, mutation) share, so that they read
  * `--flag value` and `--flag=value` alike and word their one-line errors alike.
  */
+import { closestFlag } from '../src/cli/flags.js';
 
 /** A value as an error line shows it. */
 export const got = (value: string | undefined): string => (value === undefined ? 'nothing' : JSON.stringify(value));
@@ -46,4 +47,15 @@ export function missingText(
 export function printParseText(text: string, usage: string): 0 | 2 {
   (text === usage ? process.stdout : process.stderr).write(text.endsWith('\n') ? text : `${text}\n`);
   return text === usage ? 0 : 2;
+}
+
+/** The line for an unknown option: names the known flag it is closest to, if one is (`--job` → `--jobs`). */
+export function unknownOption(prog: string, flag: string, known: Iterable<string>): string {
+  const near = flag.startsWith('--')
+    ? closestFlag(
+        flag.slice(2),
+        [...known].map((k) => k.replace(/^--/, '')),
+      )
+    : undefined;
+  return `${prog}: unknown option ${flag}${near ? ` (did you mean --${near}?)` : ''}; --help lists the options`;
 }

@@ -1,5 +1,5 @@
 /** The benchmark's command line and how it folds repeated measurements into one figure. */
-import { splitFlag, wholeNumber } from '../cli-args.js';
+import { splitFlag, unknownOption, wholeNumber } from '../cli-args.js';
 
 export interface BenchOptions {
   repeat: number;
@@ -33,7 +33,7 @@ export function parseOptions(argv: readonly string[]): BenchOptions | string {
     if (arg === '-h' || arg === '--help') return USAGE;
     const { flag, inline } = splitFlag(arg);
     const key = FLAGS[flag as keyof typeof FLAGS];
-    if (!key) return `bench: unknown option ${flag}; --help lists the options`;
+    if (!key) return unknownOption('bench', flag, Object.keys(FLAGS));
     const n = wholeNumber('bench', flag, inline ?? argv[++i], LIMITS[key]);
     if (typeof n === 'string') return n;
     if (key === 'hashCost' && (n & (n - 1)) !== 0) return `bench: --hash-cost takes a power of two, got "${n}"`;

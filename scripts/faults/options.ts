@@ -1,5 +1,5 @@
 /** The fault matrix's command line (scripts/faults.ts). */
-import { got, missingText, splitFlag, wholeNumber } from '../cli-args.js';
+import { got, missingText, splitFlag, unknownOption, wholeNumber } from '../cli-args.js';
 
 export interface FaultsOptions {
   /** Fault ids of --only; undefined: every fault of the catalog. */
@@ -69,7 +69,7 @@ export function parseOptions(
     const key = FLAGS.get(flag as never);
     if (!key)
       return flag.startsWith('-')
-        ? `faults: unknown option ${flag}; --help lists the options`
+        ? unknownOption('faults', flag, FLAGS.keys())
         : `faults: unexpected argument ${JSON.stringify(arg)}; --help lists the options`;
     const value = inline ?? argv[++i];
     if (key === 'jobs' || key === 'runs' || key === 'seed') {

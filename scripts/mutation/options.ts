@@ -1,7 +1,7 @@
 /** The mutation run's command line (scripts/mutation.ts). */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { got, missingText, splitFlag, wholeNumber } from '../cli-args.js';
+import { got, missingText, splitFlag, unknownOption, wholeNumber } from '../cli-args.js';
 
 export interface MutationOptions {
   /** --mutate: files to mutate (FILE or FILE:LINES); empty: stryker.config.json's. */
@@ -96,7 +96,7 @@ export function parseOptions(argv: readonly string[], fileExists: (path: string)
       continue;
     }
     const key = STRINGS.get(flag as never);
-    if (!key) return `mutation: unknown option ${flag}; --help lists the options`;
+    if (!key) return unknownOption('mutation', flag, [...STRINGS.keys(), '--concurrency', '--ignore-static', '--summarize']);
     const missing = missingText('mutation', flag, value, inline !== undefined, VALUE[key]);
     if (missing || value === undefined) return missing as string; // the second test only narrows the type
     if (key === 'out') o.out = value;

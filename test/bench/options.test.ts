@@ -40,6 +40,7 @@ describe('bench options', () => {
     [['--deep-runs'], '--deep-runs takes a whole number from 0 to 100000, got nothing'],
     [['--deep-runs', '-1'], 'got "-1"'],
     [['--fast'], 'unknown option --fast; --help lists the options'],
+    [['--repeats', '2'], 'bench: unknown option --repeats (did you mean --repeat?); --help lists the options'],
     [['--hash-cost', '1000'], '--hash-cost takes a power of two, got "1000"'],
     [['--hash-cost', '1'], '--hash-cost takes a whole number from 2 to 1048576, got "1"'],
   ])('refuses %j with one line saying what to fix', (argv, message) => {

@@ -45,6 +45,7 @@ describe('fault matrix options (npm run faults)', () => {
   it.each([
     [['--bogus'], 'faults: unknown option --bogus; --help lists the options'],
     [['--bogus=1'], 'unknown option --bogus;'],
+    [['--job', '1'], 'faults: unknown option --job (did you mean --jobs?); --help lists the options'],
     [['RR-STATUS-STRING'], 'faults: unexpected argument "RR-STATUS-STRING"'],
     [['--jobs', '0'], 'faults: --jobs takes a whole number from 1 to 16, got "0"'],
     [['--jobs', '17'], 'got "17"'],

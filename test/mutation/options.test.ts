@@ -84,6 +84,7 @@ describe('mutation options (npm run mutation)', () => {
 
   it.each([
     [['--bogus'], 'mutation: unknown option --bogus; --help lists the options'],
+    [['--mutat', 'x'], 'mutation: unknown option --mutat (did you mean --mutate?); --help lists the options'],
     [['--concurrency', 'x'], 'mutation: --concurrency takes a whole number from 1 to 64, got "x"'],
     [['--concurrency', '0'], 'got "0"'],
     [['--concurrency', '65'], 'got "65"'],
