@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { FAULTS } from './faults/index.js';
 import { OPTIONS_HELP } from './options-help.js';
 import { buildServer, defaultDbFile, urlsFor } from './server.js';
 
@@ -57,13 +58,29 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`sfc-reference: --hash-cost must be a power of two from 2 to 1048576, got "${hashCostRaw}"\n`);
     return 2;
   }
-  const { app } = await buildServer({
-    db,
-    vendor,
-    fault: (values.fault as string | undefined) ?? null,
-    ...(hashCost ? { hashCost } : {}),
-    singleSession: values['single-session'] === true,
-  });
+  const fault = (values.fault as string | undefined) ?? null;
+  if (fault !== null && !FAULTS.has(fault)) {
+    process.stderr.write(`sfc-reference: unknown fault "${fault}"; the ids are those of fixtures/faults/catalog.json\n`);
+    return 2;
+  }
+  let app: Awaited<ReturnType<typeof buildServer>>['app'];
+  try {
+    ({ app } = await buildServer({
+      db,
+      vendor,
+      fault,
+      ...(hashCost ? { hashCost } : {}),
+      singleSession: values['single-session'] === true,
+    }));
+  } catch (e) {
+    // A file that is no SQLite database, a directory, a key file beside it that is not ours: the
+    // user's to fix, said in one line. Anything else is a bug of the reference, and keeps its stack.
+    if (!isStoreError(e)) throw e;
+    process.stderr.write(
+      `sfc-reference: cannot open the database "${db}" (or its key file ${db}.keys.json): ${(e as Error).message}; give a writable SQLite file (a new name creates one) or :memory:\n`,
+    );
+    return 2;
+  }
   let address: string;
   try {
     address = await app.listen({ port, host });
@@ -91,4 +108,9 @@ export async function main(argv: string[]): Promise<number> {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return -1; // keeps running
+}
+
+function isStoreError(e: unknown): boolean {
+  const err = e as { name?: string; code?: string } | null;
+  return err?.name === 'SqliteError' || err?.name === 'SyntaxError' || /^E[A-Z]+$/.test(err?.code ?? '');
 }
