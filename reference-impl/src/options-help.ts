@@ -10,4 +10,7 @@ export const OPTIONS_HELP = `Options:
                   a new login or register of an account ends its older tokens (what the real shop plugin
                   does; the documents leave token lifetime not shown); off unless given
   -h, --help      this text
+
+Exit codes: 0 stopped by SIGINT or SIGTERM; 2 a bad option (unknown, out of range, an unknown fault id,
+a --db that is not a SQLite file); 3 it cannot listen on the address.
 `;
