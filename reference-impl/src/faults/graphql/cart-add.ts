@@ -187,3 +187,20 @@ export const addExistingStaleSummary: Fault = {
     refreshSummary(r, seen.summary);
   },
 };
+
+export const summaryLineQuantitySent: Fault = {
+  id: 'GQL-SUMMARY-LINE-QUANTITY-SENT',
+  iface: 'graphql',
+  // The resolver answers the line of the product just added as array_merge($line, $args['input']):
+  // the input's quantity overwrites the line's, so a product added to a line it already had shows
+  // the quantity sent, while the store (and the line's total and the subtotal) hold the sum.
+  after(res, req) {
+    const input = variables(req)?.input;
+    if (!has(req, 'addProductToCart') || !isObject(input) || typeof input.quantity !== 'number' || !clean(res)) return;
+    const r = result(res, 'addProductToCart');
+    if (!r || !Array.isArray(r.items)) return;
+    for (const line of r.items)
+      if (isObject(line) && 'quantity' in line && String(line.product_id) === String(input.product_id))
+        line.quantity = input.quantity;
+  },
+};

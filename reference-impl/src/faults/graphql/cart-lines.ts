@@ -374,3 +374,26 @@ export const deleteAnswersFalse: Fault = {
     if (isObject(data) && data.deleteCartProduct === true) data.deleteCartProduct = false;
   },
 };
+
+/** deleteCartProduct requests -> their bearer customer (GQL-DELETE-WHERE-OR). */
+const deleteOrCustomer = new WeakMap<object, number>();
+
+export const deleteWhereOr: Fault = {
+  id: 'GQL-DELETE-WHERE-OR',
+  iface: 'graphql',
+  // remove() builds its WHERE from the line and the cart's owner without parentheses:
+  // DELETE FROM cart WHERE cart_id = ? AND api_id = 0 OR customer_id = ? AND session_id = ?, meant as
+  // "this line, of this cart". Its OR takes every line of the customer's cart: deleting one line of
+  // a cart of two empties it (the applied coupon stays). A cart of one line shows nothing.
+  async before(req, ctx) {
+    if (!has(req, 'deleteCartProduct')) return;
+    const me = await bearerCustomer(req, ctx);
+    if (me !== undefined) deleteOrCustomer.set(req.raw, me);
+  },
+  after(res, req, ctx) {
+    const me = deleteOrCustomer.get(req.raw);
+    const data = isObject(res.body) ? res.body.data : undefined;
+    if (me === undefined || !clean(res) || !isObject(data) || data.deleteCartProduct !== true) return;
+    ctx.db.prepare('DELETE FROM gql_cart WHERE customer_id = ?').run(me);
+  },
+};

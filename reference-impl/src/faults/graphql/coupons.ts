@@ -404,3 +404,42 @@ export const couponEmptyCartDivision: Fault = {
       '<br />\n<b>Fatal error</b>:  Uncaught DivisionByZeroError: Division by zero in /var/www/html/catalog/model/extension/svc_graphql/coupon.php:58\nStack trace:\n#0 /var/www/html/catalog/controller/extension/svc_graphql/svc_graphql.php(301): ModelExtensionSvcGraphqlCoupon->getCouponResult()\n#1 {main}\n  thrown in <b>/var/www/html/catalog/model/extension/svc_graphql/coupon.php</b> on line <b>58</b><br />\n';
   },
 };
+
+/** addProductToCart and addCoupon requests -> their bearer customer (GQL-COUPON-SKIPS-FIRST-LINE). */
+const skipFirstCustomer = new WeakMap<object, number>();
+
+export const couponSkipsFirstLine: Fault = {
+  id: 'GQL-COUPON-SKIPS-FIRST-LINE',
+  iface: 'graphql',
+  // The vendor's coupon total walks the cart's products with an index loop that starts at 1
+  // (for ($i = 1; $i < count($products); $i++)), spreading the coupon over the lines as the platform
+  // does (a fixed coupon: discount x line total / subtotal; a percentage: its share of each line):
+  // the first line never gets its share. A cart of one line gets no discount at all, a cart of two
+  // lines only the second line's share; the answer stays consistent (total = subtotal + coupon_discount + tax).
+  async before(req, ctx) {
+    if (!has(req, 'addProductToCart') && !has(req, 'addCoupon')) return;
+    const me = await bearerCustomer(req, ctx);
+    if (me !== undefined) skipFirstCustomer.set(req.raw, me);
+  },
+  after(res, req, ctx) {
+    const me = skipFirstCustomer.get(req.raw);
+    if (me === undefined || !clean(res)) return;
+    const fresh = cartSummary(ctx.db, me);
+    const items = fresh.items as Record<string, unknown>[];
+    const discount = -cents(fresh.coupon_discount);
+    const subtotal = cents(fresh.subtotal);
+    if (discount <= 0 || items.length === 0 || subtotal <= 0) return;
+    const kept = Math.round((discount * (subtotal - cents(items[0]?.total))) / subtotal);
+    const total = (subtotal - kept + cents(fresh.tax)) / 100;
+    for (const field of CART_FIELDS) {
+      const r = result(res, field);
+      if (!r) continue;
+      if ('coupon_discount' in r) r.coupon_discount = -kept / 100 || 0;
+      if ('total' in r) r.total = total;
+      if (Array.isArray(r.totals))
+        for (const t of r.totals)
+          if (isObject(t) && typeof t.title === 'string' && t.title.startsWith('Coupon')) t.value = -kept / 100 || 0;
+          else if (isObject(t) && t.title === 'Total') t.value = total;
+    }
+  },
+};

@@ -20,10 +20,12 @@ import {
   productIdIntCast,
   productIdStringOnly,
   quantityIntWraps,
+  summaryLineQuantitySent,
 } from './cart-add.js';
 import {
   deleteAnswersFalse,
   deleteFirstLine,
+  deleteWhereOr,
   emptyCartOneSession,
   emptyCartStaleLineCache,
   emptyFirstLine,
@@ -43,16 +45,19 @@ import {
   couponPrefix,
   couponReappliedStacks,
   couponSharedSession,
+  couponSkipsFirstLine,
   couponSortOrderString,
   couponStaleSubtotal,
   couponThousandsSeparator,
 } from './coupons.js';
 import {
   limitIgnored,
+  ordersEmptyPageError,
   ordersFullPagePopped,
   ordersLastPageFull,
   ordersLimitNeedsStart,
   ordersLimitZeroDefault,
+  ordersOffsetTwice,
   ordersStartOneBased,
   ordersStartUndefinedWarning,
   startAsPage,
@@ -70,6 +75,7 @@ import {
   namesNfcOnStore,
   passwordEscaped,
   passwordTrimmedAtRegister,
+  postcodeAfterInsert,
   registerNullFieldGiven,
   registerOptionalFields,
 } from './registration.js';
@@ -196,4 +202,10 @@ export const graphqlFaults: Fault[] = [
   couponPerLoginSession,
   optionsLiteralStringsOnly,
   couponEmptyCartDivision,
+  ordersOffsetTwice,
+  postcodeAfterInsert,
+  summaryLineQuantitySent,
+  couponSkipsFirstLine,
+  deleteWhereOr,
+  ordersEmptyPageError,
 ];

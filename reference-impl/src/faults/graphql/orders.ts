@@ -140,3 +140,39 @@ export const ordersFullPagePopped: Fault = {
     if (list.length >= limit) list.pop();
   },
 };
+
+export const ordersOffsetTwice: Fault = {
+  id: 'GQL-ORDERS-OFFSET-TWICE',
+  iface: 'graphql',
+  // The model pages in SQL (LIMIT start, limit) and the resolver, written for the unpaged
+  // getOrders(), pages the rows again with array_slice($rows, $start, $limit): a page after the
+  // first loses its first start entries, and (start 1, limit 1) comes back empty.
+  after(res, req) {
+    const v = variables(req);
+    const data = isObject(res.body) ? res.body.data : undefined;
+    if (!has(req, 'orders') || !v || typeof v.start !== 'number' || v.start <= 0) return;
+    if (!isObject(data) || !Array.isArray(data.orders)) return;
+    data.orders = data.orders.slice(v.start);
+  },
+};
+
+export const ordersEmptyPageError: Fault = {
+  id: 'GQL-ORDERS-EMPTY-PAGE-ERROR',
+  iface: 'graphql',
+  // The resolver treats an empty result as a failure (if (!$results) throw new Error('No orders
+  // found.')): a customer without orders, or a page past the last, answers orders: null and an
+  // error instead of an empty list.
+  after(res, req) {
+    const data = isObject(res.body) ? res.body.data : undefined;
+    if (!has(req, 'orders') || !isObject(data) || !Array.isArray(data.orders) || data.orders.length > 0) return;
+    const message = 'No orders found.';
+    data.orders = null;
+    const earlier = isObject(res.body) && Array.isArray(res.body.errors) ? res.body.errors : [];
+    res.body = {
+      data,
+      errors: [...earlier, { message, path: ['orders'], extensions: { code: 'NOT_FOUND' } }],
+      status: false,
+      message,
+    };
+  },
+};

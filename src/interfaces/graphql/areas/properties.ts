@@ -5,6 +5,7 @@ import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty } from '../../../checks/properties.js';
 import { type GraphQLOptions, type GraphQLResult, hasErrors } from '../../../graphql/client.js';
 import {
+  type Account,
   accepted,
   addToCart,
   cartLines,
@@ -12,6 +13,7 @@ import {
   emptyCart,
   freshAccount,
   gql,
+  loginToken,
   newAccount,
   newSession,
   num,
@@ -35,7 +37,7 @@ interface PropState {
   token: string;
   product: string;
   /** Refusals seen by the properties, for the "names the field" checks. */
-  digitRefusals: { field: string; res: GraphQLResult }[];
+  digitRefusals: { field: string; res: GraphQLResult; account: Account }[];
   quantityRefusals: GraphQLResult[];
 }
 type C = CheckContext<PropState>;
@@ -107,7 +109,7 @@ export const propertiesArea: AreaSpec<PropState> = {
     },
     {
       id: 'GQL-PROP-01',
-      title: 'register with a telephone or postcode holding a non-digit is refused',
+      title: 'register with a telephone or postcode holding a non-digit is refused, and no account is made',
       async run(ctx: C) {
         const seen: PropState['digitRefusals'] = [];
         ctx.state.digitRefusals = seen;
@@ -116,7 +118,8 @@ export const propertiesArea: AreaSpec<PropState> = {
           'graphql register non-digits refused',
           fc.record({ field: fc.constantFrom('telephone', 'postcode'), value: notDigits({ minLength: 4, maxLength: 10 }) }),
           async ({ field, value }) => {
-            const input = { ...customerInput(ctx, freshAccount(ctx), 'string'), [field]: value };
+            const account = freshAccount(ctx);
+            const input = { ...customerInput(ctx, account, 'string'), [field]: value };
             // Sent past the suite's own request schema, which refuses the value: that is the point.
             const sent = await gql(ctx).run('register', { input });
             notServerError(ctx, sent, `${field} ${JSON.stringify(value)}`);
@@ -125,7 +128,7 @@ export const propertiesArea: AreaSpec<PropState> = {
               `${field} ${JSON.stringify(value)} is not a string of digits, yet register answered ${short(sent.data?.register)}`,
               sent.exchange,
             );
-            seen.push({ field, res: sent });
+            seen.push({ field, res: sent, account });
           },
           // A sign in front and a decimal point pass PHP's is_numeric(), which a handler may use where ctype_digit()
           // was meant: run on every seed, not only where the generator happens to place them so.
@@ -136,6 +139,21 @@ export const propertiesArea: AreaSpec<PropState> = {
             ],
           },
         );
+        // A refusal makes no account: one that still wrote (the customer row inserted before the field was
+        // checked, e.g. the postcode with the address, without a transaction) leaves an account that logs in.
+        // The first refusal of each field (1 login each, 2 requests).
+        for (const field of ['telephone', 'postcode']) {
+          const first = seen.find((s) => s.field === field);
+          if (!first) continue;
+          const res = await op(ctx, 'login', { email: first.account.email, password: first.account.password });
+          const token = loginToken(ctx, res);
+          if (typeof token === 'string' && token.length > 0)
+            ctx.fail(
+              `register with a ${field} that is not digits was refused, yet the account it sent logs in with its password`,
+              first.res.exchange,
+              res.exchange,
+            );
+        }
       },
     },
     {
