@@ -432,3 +432,42 @@ export const wdRefusedStillRecorded: Fault = {
     if (req.endpoint === '/withdrawal_request') await refusedStillRecorded(res, req, ctx);
   },
 };
+
+/**
+ * withdrawal_request testing the maximum as `if ($amount >= $max_limit)` where `>` was meant (the
+ * minimum test beside it is right): a request of exactly net_withdrawal_limit_max is refused as above
+ * the maximum. The handler is sent one cent more, so it answers with its own above-the-maximum refusal.
+ */
+function maximumExclusive(req: FaultRequest, ctx: AppContext): void {
+  const field = bodyField(req.raw.body, 'amount');
+  const cents = withdrawalCents(field.value);
+  const max = Math.round(settingNumber(ctx.db, 'net_withdrawal_limit_max', 0) * 100);
+  if (cents !== undefined && max > 0 && cents === max) field.set(money(max + 1));
+}
+
+export const wdMaxExclusive: Fault = {
+  id: 'NET-WD-MAX-EXCLUSIVE',
+  iface: 'rest-v1-network',
+  before(req, ctx) {
+    if (req.endpoint === '/withdrawal_request') maximumExclusive(req, ctx);
+  },
+};
+
+/**
+ * withdrawal_request refusing an amount outside the limits as a business rule, not a validation:
+ * return ['status' => false, 'errors' => [], 'message' => sprintf('Amount must be between %s and %s.', ...)],
+ * so the limit refusals name no field (a missing or non-numeric amount is still keyed amount).
+ */
+function limitRefusalUnkeyed(res: FaultResponse): void {
+  if (!failed(res.body) || typeof res.body.message !== 'string') return;
+  if (!/minimum|maximum/i.test(res.body.message)) return;
+  res.body.errors = [];
+}
+
+export const wdLimitRefusalUnkeyed: Fault = {
+  id: 'NET-WD-LIMIT-REFUSAL-UNKEYED',
+  iface: 'rest-v1-network',
+  after(res, req) {
+    if (req.endpoint === '/withdrawal_request') limitRefusalUnkeyed(res);
+  },
+};
