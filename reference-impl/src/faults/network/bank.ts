@@ -265,3 +265,44 @@ export const bankAccountIsNumeric: Fault = {
     if (req.endpoint === '/bank_details_save') await numericAccountEnds(res, req, ctx);
   },
 };
+
+/** bank_details_save requests of a member who had a bank record already (the save takes the UPDATE path). */
+const RESAVES = new WeakSet<FaultRequest>();
+
+async function resaveBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (key && ctx.db.prepare('SELECT 1 FROM net_bank_details WHERE user_key = ?').get(key)) RESAVES.add(req);
+}
+
+/**
+ * bank_details_save inserts a member's first record, and updates an existing one with
+ * "UPDATE {$table} SET ... WHERE user_key = user_key" (the %s placeholder left out, so the column is
+ * compared with itself): a member's second save writes its details into every member's bank record.
+ */
+async function resaveUpdatesAll(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  if (!RESAVES.has(req) || !isObject(res.body) || res.body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const row = key
+    ? (ctx.db.prepare('SELECT * FROM net_bank_details WHERE user_key = ?').get(key) as Record<string, unknown> | undefined)
+    : undefined;
+  if (!row) return;
+  ctx.db
+    .prepare(
+      `UPDATE net_bank_details SET account_holder = ?, account_number = ?, bank_name = ?, branch = ?, ifsc_code = ?,
+         contact_number = ?, insert_date = ?`,
+    )
+    .run(row.account_holder, row.account_number, row.bank_name, row.branch, row.ifsc_code, row.contact_number, row.insert_date);
+}
+
+export const bankResaveUpdatesAll: Fault = {
+  id: 'NET-BANK-RESAVE-UPDATES-ALL',
+  iface: 'rest-v1-network',
+  async before(req, ctx) {
+    if (req.endpoint === '/bank_details_save') await resaveBegins(req, ctx);
+  },
+  async after(res, req, ctx) {
+    if (req.endpoint === '/bank_details_save') await resaveUpdatesAll(res, req, ctx);
+  },
+};

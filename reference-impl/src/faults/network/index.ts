@@ -21,6 +21,7 @@ import {
   bankRefusedPartialSave,
   bankRequiredIgnored,
   bankResaveIgnored,
+  bankResaveUpdatesAll,
   bankSaveRaceMixed,
   bankSlashed,
 } from './bank.js';
@@ -193,4 +194,5 @@ export const networkFaults: Fault[] = [
   wdLimitRefusalUnkeyed,
   payoutDetailsLevelAnyPayout,
   geneologyFirstChildSkipped,
+  bankResaveUpdatesAll,
 ];

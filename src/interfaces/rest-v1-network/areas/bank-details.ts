@@ -226,6 +226,26 @@ export const bankDetailsArea: AreaSpec<BankState> = {
     },
     {
       id: 'NET-BANK-04',
+      title: "another account's first save and second save (a change) of its bank details: this account's still read back",
+      needs: ['account', 'saved'],
+      async run(ctx: Ctx) {
+        // Each save writes the saver's own record: a target whose update of an existing record lost the
+        // user condition of its WHERE writes another account's second save into this account's record.
+        const other = await anchorAccount(ctx);
+        const saves: Exchange[] = [];
+        for (const label of ['bank-other-1', 'bank-other-2']) {
+          const call = await net(ctx).post('/bank_details_save', { token: other.token, form: bankForm(ctx.names.label(label)) });
+          if (call.body.status !== true) ctx.skip(`another account's bank_details_save was not accepted: ${described(call)}`);
+          saves.push(call.ex);
+        }
+        await expectReadBack(ctx, ctx.state.saved as Form, 'after another account saved its bank details twice', {
+          note: ` (this account's last accepted save; the other account is ${other.username})`,
+          evidence: saves,
+        });
+      },
+    },
+    {
+      id: 'NET-BANK-04',
       title:
         'two saves with different details in every field, sent at the same time: bank_details reads back one of them whole, not a mix of the two',
       needs: ['account', 'saved'],
