@@ -306,3 +306,43 @@ export const bankResaveUpdatesAll: Fault = {
     if (req.endpoint === '/bank_details_save') await resaveUpdatesAll(res, req, ctx);
   },
 };
+
+/** bank_details_save requests that send exactly the details the member's record already holds. */
+const UNCHANGED = new WeakSet<FaultRequest>();
+
+async function unchangedBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const row = key
+    ? (ctx.db.prepare('SELECT * FROM net_bank_details WHERE user_key = ?').get(key) as Record<string, unknown> | undefined)
+    : undefined;
+  if (!row) return;
+  const sent = (field: string) => {
+    const v =
+      bodyField(req.raw.body, field).value ??
+      (field === 'account_holder_name' ? bodyField(req.raw.body, 'account_holder').value : undefined);
+    return typeof v === 'string' || typeof v === 'number' ? String(v).trim() : undefined;
+  };
+  if (Object.entries(BANK_COLUMNS).every(([field, column]) => sent(field) === String(row[column] ?? ''))) UNCHANGED.add(req);
+}
+
+/**
+ * bank_details_save updates an existing record with $wpdb->update() and tests its result with
+ * if ( ! $updated ): update() answers the number of rows changed, 0 when every column already held the
+ * value sent, so a save of the details as they are is answered as a failure (nothing else goes wrong).
+ */
+function unchangedRefused(res: FaultResponse, req: FaultRequest): void {
+  if (!UNCHANGED.has(req) || !isObject(res.body) || res.body.status !== true) return;
+  res.body = { status: false, errors: [], message: 'Bank details could not be saved. Please try again.' };
+}
+
+export const bankUnchangedSaveRefused: Fault = {
+  id: 'NET-BANK-UNCHANGED-SAVE-REFUSED',
+  iface: 'rest-v1-network',
+  async before(req, ctx) {
+    if (req.endpoint === '/bank_details_save') await unchangedBegins(req, ctx);
+  },
+  after(res, req) {
+    if (req.endpoint === '/bank_details_save') unchangedRefused(res, req);
+  },
+};

@@ -24,6 +24,7 @@ import {
   bankResaveUpdatesAll,
   bankSaveRaceMixed,
   bankSlashed,
+  bankUnchangedSaveRefused,
 } from './bank.js';
 import { amountNumber, errorsList, isoTimestamp, leafChildrenArray, messageMissing, points2dp } from './envelope.js';
 import {
@@ -42,7 +43,14 @@ import {
   payoutDetailsWholeRun,
   payoutRowId,
 } from './lists.js';
-import { idLeadingDigits, idsLow32Bits, lookupCacheKeyAbsint, lookupKeyLike, lookupRegisteredLocalTime } from './lookup.js';
+import {
+  idLeadingDigits,
+  idsLow32Bits,
+  lookupCacheKeyAbsint,
+  lookupKeyLike,
+  lookupRegisteredLocalTime,
+  lookupTokenHolderWins,
+} from './lookup.js';
 import {
   geneologyCacheAncestorsStale,
   geneologyFirstChildSkipped,
@@ -195,4 +203,6 @@ export const networkFaults: Fault[] = [
   payoutDetailsLevelAnyPayout,
   geneologyFirstChildSkipped,
   bankResaveUpdatesAll,
+  lookupTokenHolderWins,
+  bankUnchangedSaveRefused,
 ];

@@ -135,6 +135,18 @@ export const bankDetailsArea: AreaSpec<BankState> = {
       },
     },
     {
+      id: 'NET-BANK-01',
+      title: 'bank_details_save of the same six fields again (nothing to change): status true',
+      needs: ['account', 'saved'],
+      async run(ctx: Ctx) {
+        // Details saved as they already are make a save like any other: a target that judges a save by the
+        // rows it changed ($wpdb->update() answers 0 then) refuses it.
+        const form = ctx.state.saved as Form;
+        const call = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form });
+        succeeded(ctx, call, 'bank_details_save of the details already saved');
+      },
+    },
+    {
       id: 'NET-BANK-04',
       title:
         'a second save with other details (a 12-digit account number, an apostrophe in holder and branch, a percent sign before two hex digits in branch, a character outside the BMP in bank_name) reads back too (the record replaced, or a record added)',
