@@ -366,26 +366,6 @@ export const listsUnplacedUnfiltered: Fault = {
 };
 
 /**
- * The lists read start as a page number, as WordPress's paged does: LIMIT $limit OFFSET $start * $limit.
- * start=1&limit=1 still gives the second item, but start=2&limit=2 skips four items where two were meant.
- */
-function startAsPageIndex(req: FaultRequest): void {
-  if (!LIST_TABLES[req.endpoint] || !sent(req.query, 'start')) return;
-  const start = pageParam(req.query.start, -1);
-  if (start <= 0) return;
-  const limit = Math.min(pageParam(req.query.limit, 10), 100);
-  req.query.start = String(start * limit);
-}
-
-export const pageStartAsPageIndex: Fault = {
-  id: 'NET-PAGE-START-AS-PAGE-INDEX',
-  iface: 'rest-v1-network',
-  before(req) {
-    startAsPageIndex(req);
-  },
-};
-
-/**
  * payout_details reads three of its four commission tables WHERE user_key = %s AND payout_id = %d, and
  * the level commissions WHERE user_key = %s only (the payout_id condition lost in a copy): every level
  * commission of the caller, of other payouts and unpaid ones, is listed under each payout.
