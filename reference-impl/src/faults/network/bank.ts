@@ -265,3 +265,84 @@ export const bankAccountIsNumeric: Fault = {
     if (req.endpoint === '/bank_details_save') await numericAccountEnds(res, req, ctx);
   },
 };
+
+/** bank_details_save requests of a member who had a bank record already (the save takes the UPDATE path). */
+const RESAVES = new WeakSet<FaultRequest>();
+
+async function resaveBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (key && ctx.db.prepare('SELECT 1 FROM net_bank_details WHERE user_key = ?').get(key)) RESAVES.add(req);
+}
+
+/**
+ * bank_details_save inserts a member's first record, and updates an existing one with
+ * "UPDATE {$table} SET ... WHERE user_key = user_key" (the %s placeholder left out, so the column is
+ * compared with itself): a member's second save writes its details into every member's bank record.
+ */
+async function resaveUpdatesAll(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  if (!RESAVES.has(req) || !isObject(res.body) || res.body.status !== true) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const row = key
+    ? (ctx.db.prepare('SELECT * FROM net_bank_details WHERE user_key = ?').get(key) as Record<string, unknown> | undefined)
+    : undefined;
+  if (!row) return;
+  ctx.db
+    .prepare(
+      `UPDATE net_bank_details SET account_holder = ?, account_number = ?, bank_name = ?, branch = ?, ifsc_code = ?,
+         contact_number = ?, insert_date = ?`,
+    )
+    .run(row.account_holder, row.account_number, row.bank_name, row.branch, row.ifsc_code, row.contact_number, row.insert_date);
+}
+
+export const bankResaveUpdatesAll: Fault = {
+  id: 'NET-BANK-RESAVE-UPDATES-ALL',
+  iface: 'rest-v1-network',
+  async before(req, ctx) {
+    if (req.endpoint === '/bank_details_save') await resaveBegins(req, ctx);
+  },
+  async after(res, req, ctx) {
+    if (req.endpoint === '/bank_details_save') await resaveUpdatesAll(res, req, ctx);
+  },
+};
+
+/** bank_details_save requests that send exactly the details the member's record already holds. */
+const UNCHANGED = new WeakSet<FaultRequest>();
+
+async function unchangedBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const row = key
+    ? (ctx.db.prepare('SELECT * FROM net_bank_details WHERE user_key = ?').get(key) as Record<string, unknown> | undefined)
+    : undefined;
+  if (!row) return;
+  const sent = (field: string) => {
+    const v =
+      bodyField(req.raw.body, field).value ??
+      (field === 'account_holder_name' ? bodyField(req.raw.body, 'account_holder').value : undefined);
+    return typeof v === 'string' || typeof v === 'number' ? String(v).trim() : undefined;
+  };
+  if (Object.entries(BANK_COLUMNS).every(([field, column]) => sent(field) === String(row[column] ?? ''))) UNCHANGED.add(req);
+}
+
+/**
+ * bank_details_save updates an existing record with $wpdb->update() and tests its result with
+ * if ( ! $updated ): update() answers the number of rows changed, 0 when every column already held the
+ * value sent, so a save of the details as they are is answered as a failure (nothing else goes wrong).
+ */
+function unchangedRefused(res: FaultResponse, req: FaultRequest): void {
+  if (!UNCHANGED.has(req) || !isObject(res.body) || res.body.status !== true) return;
+  res.body = { status: false, errors: [], message: 'Bank details could not be saved. Please try again.' };
+}
+
+export const bankUnchangedSaveRefused: Fault = {
+  id: 'NET-BANK-UNCHANGED-SAVE-REFUSED',
+  iface: 'rest-v1-network',
+  async before(req, ctx) {
+    if (req.endpoint === '/bank_details_save') await unchangedBegins(req, ctx);
+  },
+  after(res, req) {
+    if (req.endpoint === '/bank_details_save') unchangedRefused(res, req);
+  },
+};

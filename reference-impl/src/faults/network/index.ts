@@ -21,8 +21,10 @@ import {
   bankRefusedPartialSave,
   bankRequiredIgnored,
   bankResaveIgnored,
+  bankResaveUpdatesAll,
   bankSaveRaceMixed,
   bankSlashed,
+  bankUnchangedSaveRefused,
 } from './bank.js';
 import { amountNumber, errorsList, isoTimestamp, leafChildrenArray, messageMissing, points2dp } from './envelope.js';
 import {
@@ -36,15 +38,25 @@ import {
   pagingIgnored,
   pagingNeedsBoth,
   payoutDetailsAnyOwner,
+  payoutDetailsLevelAnyPayout,
   payoutDetailsWholeRun,
   payoutRowId,
 } from './lists.js';
-import { idLeadingDigits, idsLow32Bits, lookupCacheKeyAbsint, lookupKeyLike, lookupRegisteredLocalTime } from './lookup.js';
+import {
+  idLeadingDigits,
+  idsLow32Bits,
+  lookupCacheKeyAbsint,
+  lookupKeyLike,
+  lookupRegisteredLocalTime,
+  lookupTokenHolderWins,
+} from './lookup.js';
 import {
   geneologyCacheAncestorsStale,
+  geneologyFirstChildSkipped,
   geneologyLinksByChildCount,
   geneologyLoggedUserStrict,
   geneologyRightOnlyChildObject,
+  geneologySponsorIsViewer,
   joinFreeSide,
   joinRefusedKeepsMember,
   joinSponsorParentSwapped,
@@ -181,4 +193,10 @@ export const networkFaults: Fault[] = [
   registerAnswersLogin,
   loginNetUserRowId,
   listsUnplacedUnfiltered,
+  geneologySponsorIsViewer,
+  payoutDetailsLevelAnyPayout,
+  geneologyFirstChildSkipped,
+  bankResaveUpdatesAll,
+  lookupTokenHolderWins,
+  bankUnchangedSaveRefused,
 ];

@@ -364,3 +364,23 @@ export const listsUnplacedUnfiltered: Fault = {
     await unplacedListsEveryone(res, req, ctx);
   },
 };
+
+/**
+ * payout_details reads three of its four commission tables WHERE user_key = %s AND payout_id = %d, and
+ * the level commissions WHERE user_key = %s only (the payout_id condition lost in a copy): every level
+ * commission of the caller, of other payouts and unpaid ones, is listed under each payout.
+ */
+function levelCommissionsAnyPayout(res: FaultResponse, ctx: AppContext): void {
+  if (!isObject(res.body) || res.body.status !== true || typeof res.body.user_key !== 'string') return;
+  res.body.level_commission = (
+    ctx.db.prepare('SELECT * FROM net_level_commission WHERE user_key = ? ORDER BY id').all(res.body.user_key) as Row[]
+  ).map(commissionJson);
+}
+
+export const payoutDetailsLevelAnyPayout: Fault = {
+  id: 'NET-PAYOUT-DETAILS-LEVEL-ANY-PAYOUT',
+  iface: 'rest-v1-network',
+  after(res, req, ctx) {
+    if (req.endpoint === '/payout_details') levelCommissionsAnyPayout(res, ctx);
+  },
+};

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { AnswerCache, absint, dateFromGmt, likeWhole, SITE_OFFSET_MINUTES } from '../emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
+import { callerOf } from './shared.js';
 
 /** A lenient integer parse (parseInt / intval style): "12abc" reads as 12 instead of failing validation. */
 function leadingDigits(query: Record<string, unknown>, field: string): void {
@@ -102,5 +103,25 @@ export const lookupCacheKeyAbsint: Fault = {
   iface: 'rest-v1-network',
   after(res, req, ctx) {
     if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') lookupCachedByAbsint(res, req, ctx);
+  },
+};
+
+/**
+ * uni-get-user-info also serves the app's own profile screen: it starts from get_current_user_id() and
+ * reads user_id / user_key only when no one is logged in. A request carrying a valid token (an app that
+ * sends its header on every call) answers the token holder's user and uni_user, whoever it asked for.
+ */
+async function tokenHolderWins(req: FaultRequest, ctx: AppContext): Promise<void> {
+  const user = await callerOf(req, ctx);
+  if (!user) return;
+  for (const field of Object.keys(req.query)) delete req.query[field];
+  req.query.user_id = String(user.ID);
+}
+
+export const lookupTokenHolderWins: Fault = {
+  id: 'NET-LOOKUP-TOKEN-HOLDER-WINS',
+  iface: 'rest-v1-network',
+  async before(req, ctx) {
+    if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') await tokenHolderWins(req, ctx);
   },
 };

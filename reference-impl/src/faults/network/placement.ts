@@ -340,3 +340,51 @@ export const geneologyLoggedUserStrict: Fault = {
       loggedUserNever(res.body.geneology_data);
   },
 };
+
+/**
+ * The geneology fills userData.sponsor from the same $sponsor_name it builds the registration links
+ * with (the logged-in member, who sponsors whoever registers through them): every node below the root
+ * names the caller as its sponsor, whoever sponsored that member.
+ */
+function sponsorIsViewer(root: unknown): void {
+  if (!isObject(root) || typeof root.name !== 'string') return;
+  const viewer = root.name;
+  const visit = (node: unknown): void => {
+    if (!isObject(node) || !Array.isArray(node.children)) return;
+    for (const k of node.children) {
+      if (isObject(k) && isObject(k.userData)) k.userData.sponsor = viewer;
+      visit(k);
+    }
+  };
+  visit(root);
+}
+
+export const geneologySponsorIsViewer: Fault = {
+  id: 'NET-GENEOLOGY-SPONSOR-IS-VIEWER',
+  iface: 'rest-v1-network',
+  after(res, req) {
+    if (req.endpoint === '/user_geneology' && isObject(res.body) && res.body.status === true)
+      sponsorIsViewer(res.body.geneology_data);
+  },
+};
+
+/**
+ * The geneology walks a node's children with for ($i = 1; $i < count($children); $i++), an index off by
+ * one: the first child (the left one, children being ordered left first) never shows, a node whose one
+ * child is that one reads as a leaf (children ""), and its links, read from the table, still say taken.
+ */
+function firstChildSkipped(node: unknown): void {
+  if (!isObject(node) || !Array.isArray(node.children)) return;
+  const kids = node.children.slice(1);
+  node.children = kids.length > 0 ? kids : '';
+  for (const k of kids) firstChildSkipped(k);
+}
+
+export const geneologyFirstChildSkipped: Fault = {
+  id: 'NET-GENEOLOGY-FIRST-CHILD-SKIPPED',
+  iface: 'rest-v1-network',
+  after(res, req) {
+    if (req.endpoint === '/user_geneology' && isObject(res.body) && res.body.status === true)
+      firstChildSkipped(res.body.geneology_data);
+  },
+};

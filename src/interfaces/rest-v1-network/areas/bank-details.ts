@@ -135,6 +135,18 @@ export const bankDetailsArea: AreaSpec<BankState> = {
       },
     },
     {
+      id: 'NET-BANK-01',
+      title: 'bank_details_save of the same six fields again (nothing to change): status true',
+      needs: ['account', 'saved'],
+      async run(ctx: Ctx) {
+        // Details saved as they already are make a save like any other: a target that judges a save by the
+        // rows it changed ($wpdb->update() answers 0 then) refuses it.
+        const form = ctx.state.saved as Form;
+        const call = await net(ctx).post('/bank_details_save', { token: (ctx.state.account as Account).token, form });
+        succeeded(ctx, call, 'bank_details_save of the details already saved');
+      },
+    },
+    {
       id: 'NET-BANK-04',
       title:
         'a second save with other details (a 12-digit account number, an apostrophe in holder and branch, a percent sign before two hex digits in branch, a character outside the BMP in bank_name) reads back too (the record replaced, or a record added)',
@@ -221,6 +233,26 @@ export const bankDetailsArea: AreaSpec<BankState> = {
         // them has replaced the record with the refused forms' details.
         await expectReadBack(ctx, ctx.state.saved as Form, 'after the refused saves', {
           note: ' (the last accepted save; the refused ones were for a missing or malformed field)',
+        });
+      },
+    },
+    {
+      id: 'NET-BANK-04',
+      title: "another account's first save and second save (a change) of its bank details: this account's still read back",
+      needs: ['account', 'saved'],
+      async run(ctx: Ctx) {
+        // Each save writes the saver's own record: a target whose update of an existing record lost the
+        // user condition of its WHERE writes another account's second save into this account's record.
+        const other = await anchorAccount(ctx);
+        const saves: Exchange[] = [];
+        for (const label of ['bank-other-1', 'bank-other-2']) {
+          const call = await net(ctx).post('/bank_details_save', { token: other.token, form: bankForm(ctx.names.label(label)) });
+          if (call.body.status !== true) ctx.skip(`another account's bank_details_save was not accepted: ${described(call)}`);
+          saves.push(call.ex);
+        }
+        await expectReadBack(ctx, ctx.state.saved as Form, 'after another account saved its bank details twice', {
+          note: ` (this account's last accepted save; the other account is ${other.username})`,
+          evidence: saves,
         });
       },
     },

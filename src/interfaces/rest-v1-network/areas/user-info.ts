@@ -133,6 +133,30 @@ export const userInfoArea: AreaSpec<UserState> = {
       },
     },
     {
+      id: 'NET-USER-04',
+      title:
+        "uni-get-user-info?user_id=<ID of SFC_NET_USERNAME> sent with a new account's token (a logged-in client): answers SFC_NET_USERNAME, not the token's holder",
+      needs: ['root', 'anchor'],
+      async run(ctx: Ctx) {
+        // The query names whom to look up; a token in the header (an app sends it on every call, and a target
+        // may require it: AMB-NET-05) names the caller only.
+        const root = ctx.state.root as Account;
+        const anchor = ctx.state.anchor as Account;
+        const id = rootUserId(ctx, 'to look up');
+        const call = await net(ctx).get('/uni-get-user-info', { query: { user_id: id }, token: anchor.token });
+        succeeded(ctx, call, `uni-get-user-info by user_id with the token of ${anchor.username}`);
+        const user = rec(call.body.user);
+        const uni = rec(call.body.uni_user);
+        ctx.expect(
+          String(user.ID) === String(id) &&
+            user.user_login === root.username &&
+            (uni.user_id === undefined || String(uni.user_id) === String(id)),
+          `expected user ${id} (${root.username}) and its uni_user, got ${JSON.stringify({ ID: user.ID, user_login: user.user_login, uni_user_id: uni.user_id })} (the token is ${anchor.username}'s)`,
+          call.ex,
+        );
+      },
+    },
+    {
       id: 'NET-USER-09',
       title: "uni-get-user-info answers SFC_NET_USERNAME's user_registered as its login and user-info do",
       needs: ['root', 'info', 'lookup'],
