@@ -273,7 +273,11 @@ export const searchNamePrefix: Fault = {
     if (req.endpoint !== 'product/listing' || typeof search !== 'string' || search.trim() === '' || !Array.isArray(d?.products))
       return;
     const start = search.trim().toLowerCase();
-    const named = (p: unknown) => isObject(p) && String(p.name ?? '').toLowerCase().startsWith(start);
+    const named = (p: unknown) =>
+      isObject(p) &&
+      String(p.name ?? '')
+        .toLowerCase()
+        .startsWith(start);
     d.products = d.products.filter(named);
   },
 };
