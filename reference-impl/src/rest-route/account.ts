@@ -10,6 +10,7 @@ import {
   id,
   imageUrl,
   isEmail,
+  length,
   now,
   ok,
   type RuleError,
@@ -118,7 +119,12 @@ export async function register(call: Call): Promise<Envelope> {
   const errors: RuleError[] = [];
   if (!between(firstname, 1, 32)) errors.push(ruleError(call, 'error_firstname', 'firstname'));
   if (!between(lastname, 1, 32)) errors.push(ruleError(call, 'error_lastname', 'lastname'));
-  if (!isEmail(email)) errors.push(ruleError(call, 'error_email', 'email'));
+  // Fault catalog RR-REGISTER-EMAIL-REGEX-LOOSE: a vendor that kept the 1.5-era e-mail pattern of the register form.
+  const emailValid =
+    call.app.fault === 'RR-REGISTER-EMAIL-REGEX-LOOSE'
+      ? email !== undefined && length(email) <= 96 && /^[^@]+@.*\.[a-z]{2,6}$/i.test(email)
+      : isEmail(email);
+  if (!emailValid) errors.push(ruleError(call, 'error_email', 'email'));
   if (!telephone) errors.push(ruleError(call, 'error_required_telephone', 'telephone'));
   else if (!between(telephone, 3, 32)) errors.push(ruleError(call, 'error_telephone', 'telephone'));
   if (username !== undefined && username !== '' && !/^[A-Za-z0-9]{1,32}$/.test(username))

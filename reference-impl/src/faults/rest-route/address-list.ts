@@ -148,3 +148,23 @@ export const addressListLanguageRows: Fault = {
     d.addresses = d.addresses.flatMap((a) => Array.from({ length: languages }, () => (isObject(a) ? { ...a } : a)));
   },
 };
+
+export const addressListOptionalCarried: Fault = {
+  id: 'RR-ADDRESS-LIST-OPTIONAL-CARRIED',
+  iface: 'rest-route',
+  // The list's loop sets its optional fields only when the row has them, and never resets them:
+  // `if ($result['company']) { $company = $result['company']; }` (address_2 the same), so an address
+  // whose company or address_2 is empty is listed with those of the address before it.
+  after(res, req) {
+    const d = data(res);
+    if (req.endpoint !== 'account/address' || req.method !== 'GET' || !Array.isArray(d?.addresses)) return;
+    const carried: Record<string, unknown> = {};
+    for (const a of d.addresses) {
+      if (!isObject(a)) continue;
+      for (const key of ['company', 'address_2']) {
+        if (typeof a[key] === 'string' && a[key] !== '') carried[key] = a[key];
+        else if (carried[key] !== undefined) a[key] = carried[key];
+      }
+    }
+  },
+};

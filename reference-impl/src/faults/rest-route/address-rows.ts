@@ -221,3 +221,22 @@ export const addressAddBodyCustomerId: Fault = {
     })();
   },
 };
+
+export const addressEditFormDefaultId: Fault = {
+  id: 'RR-ADDRESS-EDIT-FORM-DEFAULT-ID',
+  iface: 'rest-route',
+  // The edit form reads `$address_id = $this->request->get['address_id'] ?? $this->customer->getAddressId();`
+  // (the web form's fallback to the default address): a GET address/edit without address_id answers the
+  // customer's default address with success in place of an error.
+  async before(req, ctx) {
+    if (req.endpoint !== 'account/address/edit' || req.method !== 'GET') return;
+    const given = (v: unknown) => v !== undefined && v !== null && v !== '';
+    if (given(req.query.address_id) || (isObject(req.raw.body) && given(req.raw.body.address_id))) return;
+    const customerId = await tokenCustomer(req, ctx);
+    if (customerId === undefined) return;
+    const row = ctx.db.prepare('SELECT address_id FROM rr_customer WHERE customer_id = ?').get(customerId) as
+      | { address_id: number | null }
+      | undefined;
+    if (row?.address_id) req.query.address_id = String(row.address_id);
+  },
+};

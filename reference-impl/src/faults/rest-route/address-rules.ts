@@ -381,3 +381,19 @@ export const addressLimitsCountEscaped: Fault = {
       }
   },
 };
+
+export const addressCountryStoreDefault: Fault = {
+  id: 'RR-ADDRESS-COUNTRY-STORE-DEFAULT',
+  iface: 'rest-route',
+  // The add and edit read the country as the web form preselects it:
+  // `$country_id = $this->request->post['country_id'] ?? $this->config->get('config_country_id');`, so an
+  // address sent without country_id (required) is filed in the store's country instead of being refused
+  // with error_country (when its zone_id is a region of that country; else error_zone answers).
+  before(req, ctx) {
+    if (!addressWrite(req, 'both') || !blank(req.raw.body.country_id)) return;
+    const row = ctx.db.prepare("SELECT value FROM rr_setting WHERE key = 'store.country_id'").get() as
+      | { value: string }
+      | undefined;
+    if (row && /^\d+$/.test(String(row.value))) req.raw.body.country_id = Number(row.value);
+  },
+};

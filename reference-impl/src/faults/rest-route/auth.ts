@@ -142,3 +142,17 @@ export const loginTokenCodeKept: Fault = {
     d.code = '';
   },
 };
+
+export const loginCartNull: Fault = {
+  id: 'RR-LOGIN-CART-NULL',
+  iface: 'rest-route',
+  // The customer table's cart and wishlist columns are nullable TEXT, and the module's register (like the
+  // core addCustomer()) never writes them: until the web store saves a cart, they are NULL, and login
+  // answers the row as read, cart and wishlist null (the document's sample account had used the store).
+  after(res, req) {
+    const d = data(res);
+    if (req.endpoint !== 'account/login' || req.method !== 'POST' || !ok(res) || !d) return;
+    if (d.cart === '') d.cart = null;
+    if (d.wishlist === '') d.wishlist = null;
+  },
+};

@@ -4,6 +4,7 @@ import {
   addressListCachedByUrl,
   addressListHtmlEscaped,
   addressListLanguageRows,
+  addressListOptionalCarried,
   addressTextBr,
   addressTextDefaultRegion,
   addressTextStale,
@@ -15,12 +16,14 @@ import {
   addressDeleteCountsOthers,
   addressDeleteIdWraps,
   addressEditEveryRow,
+  addressEditFormDefaultId,
   addressEditRevivesDeleted,
   defaultAddressDeleted,
   defaultDeleteIntegerId,
 } from './address-rows.js';
 import {
   addressAddControlStripped,
+  addressCountryStoreDefault,
   addressEditCountryKept,
   addressEditEmptyKept,
   addressEditMaxExclusive,
@@ -37,6 +40,7 @@ import {
   addressZoneNumericOnly,
 } from './address-rules.js';
 import {
+  loginCartNull,
   loginCheckTokenEchoed,
   loginEmailLike,
   loginEmailUrldecoded,
@@ -74,6 +78,7 @@ import {
   searchIgnoredInCategory,
   searchLikeWildcards,
   searchModelOrUngrouped,
+  searchNamePrefix,
   searchPlusKept,
   searchPriceUngrouped,
 } from './listing.js';
@@ -82,6 +87,7 @@ import {
   forgottenResetsPassword,
   passwordUpdateBcrypt72,
   passwordUpdateClearsNames,
+  passwordUpdateEmailDefaulted,
   passwordUpdateEscaped,
   passwordUpdateNeedsReset,
   passwordUpdateUsernameStale,
@@ -89,10 +95,12 @@ import {
 import {
   firstnameTruncated,
   nameLengthBytes,
+  registerAgreeIsset,
   registerConfirmLooseEqual,
   registerDateAddedUtc,
   registerDuplicateUpsert,
   registerEmailCaseDuplicate,
+  registerEmailRegexLoose,
   registerEmailUntrimmedCheck,
   registerGroupEchoed,
   registerNameNfd,
@@ -200,4 +208,12 @@ export const restRouteFaults: Fault[] = [
   addressTextBr,
   addressListLanguageRows,
   registerNameSlashed,
+  addressEditFormDefaultId,
+  passwordUpdateEmailDefaulted,
+  addressListOptionalCarried,
+  addressCountryStoreDefault,
+  loginCartNull,
+  registerAgreeIsset,
+  registerEmailRegexLoose,
+  searchNamePrefix,
 ];

@@ -259,3 +259,25 @@ export const productUnknownEmptyDetail: Fault = {
     };
   },
 };
+
+export const searchNamePrefix: Fault = {
+  id: 'RR-SEARCH-NAME-PREFIX',
+  iface: 'rest-route',
+  // The module's listing calls the admin product model's getProducts() (the one behind the product
+  // autocomplete), whose name filter is `pd.name LIKE '<search>%'`: the search is matched as the start of
+  // the name, so a word from the middle or the end of a product's name (Smartphone of Nimbus X
+  // Smartphone) does not find it.
+  after(res, req) {
+    const d = data(res);
+    const search = req.query.search ?? req.query.filter_name;
+    if (req.endpoint !== 'product/listing' || typeof search !== 'string' || search.trim() === '' || !Array.isArray(d?.products))
+      return;
+    const start = search.trim().toLowerCase();
+    const named = (p: unknown) =>
+      isObject(p) &&
+      String(p.name ?? '')
+        .toLowerCase()
+        .startsWith(start);
+    d.products = d.products.filter(named);
+  },
+};

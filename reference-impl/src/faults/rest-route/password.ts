@@ -203,3 +203,22 @@ export const forgottenResetsPassword: Fault = {
       .run(hash, hash.split('$')[1] ?? '', customerId);
   },
 };
+
+export const passwordUpdateEmailDefaulted: Fault = {
+  id: 'RR-PASSWORD-UPDATE-EMAIL-DEFAULTED',
+  iface: 'rest-route',
+  // The update reads `$email = !empty($this->request->post['email']) ? $this->request->post['email'] :
+  // $this->customer->getEmail();`: an update without the email (required) is not refused but sets the
+  // token holder's password.
+  async before(req, ctx) {
+    if (req.endpoint !== 'account/forgotten/updatepassword' || req.method !== 'POST' || !isObject(req.raw.body)) return;
+    const email = req.raw.body.email;
+    if (email !== undefined && email !== null && !(typeof email === 'string' && email.trim() === '')) return;
+    const customerId = await tokenCustomer(req, ctx);
+    if (customerId === undefined) return;
+    const row = ctx.db.prepare('SELECT email FROM rr_customer WHERE customer_id = ?').get(customerId) as
+      | { email: string }
+      | undefined;
+    if (row) req.raw.body.email = row.email;
+  },
+};

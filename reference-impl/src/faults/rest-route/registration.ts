@@ -395,3 +395,26 @@ export const registerNameSlashed: Fault = {
   // login answer it so.
   after: namesFiledAs(realEscape),
 };
+
+export const registerAgreeIsset: Fault = {
+  id: 'RR-REGISTER-AGREE-ISSET',
+  iface: 'rest-route',
+  // The agreement is checked as the web form's checkbox, `if (!isset($this->request->post['agree']))`: an
+  // unticked box sends nothing there, but an API client that sends agree 0 (or false) has sent the field,
+  // so the register passes as agreed and the account is stored.
+  before(req) {
+    if (req.endpoint !== 'account/register' || req.method !== 'POST') return;
+    const agree = bodyField(req.raw.body, 'agree');
+    if (agree.value !== undefined && agree.value !== null && notAgreed(agree.value)) agree.set(1);
+  },
+};
+
+export const registerEmailRegexLoose: Fault = {
+  id: 'RR-REGISTER-EMAIL-REGEX-LOOSE',
+  iface: 'rest-route',
+  // The register validates the e-mail with the 1.5-era pattern of the platform's register form,
+  // preg_match('/^[^\@]+@.*\.[a-z]{2,6}$/i', $email), in place of filter_var(FILTER_VALIDATE_EMAIL): the
+  // domain part `.*` takes anything, a second @ included, and the local part anything but @, a space
+  // included, so "name@@example.test" and "first last@example.test" register.
+  inHandler: 'reference-impl/src/rest-route/account.ts',
+};

@@ -20,6 +20,7 @@ import {
 } from '../address-ops.js';
 import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, shown } from '../client.js';
 import { movedRegionChecks } from '../moved-region.js';
+import { presetCountryChecks } from '../preset-country.js';
 import { expectAccepted, expectRefused } from '../refusals.js';
 import { sweepChecks } from '../sweep.js';
 
@@ -322,6 +323,7 @@ export const addressBookArea: AreaSpec<AddressState> = {
         expectRefused(ctx, ex, 'add without country_id', ['error_country', 'country_id', 'country']);
       },
     },
+    ...presetCountryChecks,
     {
       // The zone refusals were judged by their answer alone, so an add that files the address
       // before it checks the region, and then answers error_zone, showed nowhere.
