@@ -395,3 +395,22 @@ export const ordersLookaheadDropped: Fault = {
     if (orders.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
   },
 };
+
+export const orderTitleFromGateway: Fault = {
+  id: 'SHOP-ORDER-TITLE-FROM-GATEWAY',
+  iface: 'rest-v1-shop',
+  // order create hands the gateway object to `$order->set_payment_method( $gateways[ $params['payment_method'] ] )`,
+  // which, given a WC_Payment_Gateway, stores the gateway's own title (`$gateway->get_title()`, "Cash on delivery") as
+  // the order's payment_method_title; the add-on validates payment_method_title as required but never calls
+  // set_payment_method_title() with it. Every order is listed with the title the shop's settings give its method,
+  // whatever title was sent; an order sent with that very title reads as before.
+  after(res, req, ctx) {
+    if (req.endpoint !== '/orders' && req.endpoint !== '/order/create') return;
+    const title = ctx.db.prepare('SELECT title FROM shop_payment_methods WHERE id = ?');
+    eachObject(isObject(res.body) ? res.body.data : undefined, (o) => {
+      if (typeof o.order_id !== 'number' || typeof o.payment_method !== 'string' || !('payment_title' in o)) return;
+      const row = title.get(o.payment_method) as { title: string } | undefined;
+      if (row) o.payment_title = row.title;
+    });
+  },
+};
