@@ -466,3 +466,21 @@ export const removeTotalsStale: Fault = {
       res.body.data.cart_totals = cartTotals(totals);
   },
 };
+
+export const updateFailureNoMessage: Fault = {
+  id: 'SHOP-UPDATE-FAILURE-NO-MESSAGE',
+  iface: 'rest-v1-shop',
+  // update-quantities starts with `$message = '';` and sets it inside its loop, on the line that was updated
+  // (`$message = __( 'Cart updated.' );`); a key that is not in the cart only adds `$errors[ $key ]` and `continue`s. The
+  // refusal `return $this->response( false, $errors, $message );` then goes out with an empty message whenever no line
+  // of the request was written: errors are keyed by the cart item key as the document asks, but the general failure
+  // text is "". The refusals before the loop (no cart_data, a body that cannot be read) carry their message as before.
+  after(res, req) {
+    if (req.endpoint !== '/cart/update-quantities' || !failed(res.body) || !isObject(res.body.errors)) return;
+    const keys = Object.keys(res.body.errors);
+    if (keys.length === 0 || keys.some((k) => ['cart_data', 'coupons', 'body'].includes(k))) return;
+    // A request with a line the loop could write would have set the message: only refusals of every key sent.
+    if (cartDataEntries(req.raw.body).some((e) => !keys.includes(e.key))) return;
+    res.body.message = '';
+  },
+};

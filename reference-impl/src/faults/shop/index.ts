@@ -38,6 +38,7 @@ import {
   updateAnyCart,
   updateCountBeforeWrite,
   updateErrorsLastKey,
+  updateFailureNoMessage,
   updateFirstOnly,
   updateOwnerFirstKeyOnly,
   updateSetThenCheck,
@@ -81,6 +82,7 @@ import {
   orderPhoneDigitsStripped,
   orderPhoneIsNumeric,
   orderQtyOne,
+  ordersByBillingEmail,
   ordersCountryFromCustomer,
   ordersListStale,
   ordersLookaheadDropped,
@@ -196,4 +198,6 @@ export const shopFaults: Fault[] = [
   updateUnchangedRefused,
   orderTitleFromGateway,
   removeTotalsStale,
+  ordersByBillingEmail,
+  updateFailureNoMessage,
 ];
