@@ -9,7 +9,7 @@ const EMAIL = /^[^\s@"<>()[\],;:]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
 /** Order status after a successful create: cash on delivery and a taken card both wait for fulfilment. */
 const NEW_ORDER_STATUS = 'processing';
 
-interface OrderRow {
+export interface OrderRow {
   id: number;
   status: string;
   currency: string;
@@ -29,7 +29,7 @@ function phpDate(value: string) {
   return { date: value, timezone_type: 3, timezone: 'UTC' };
 }
 
-function orderSummary(ctx: AppContext, o: OrderRow) {
+export function orderSummary(ctx: AppContext, o: OrderRow) {
   const items = ctx.db
     .prepare('SELECT item_name, quantity FROM shop_order_items WHERE order_id = ? ORDER BY id')
     .all(o.id) as Array<{
@@ -53,7 +53,7 @@ function orderSummary(ctx: AppContext, o: OrderRow) {
 }
 
 /** Optional start/limit paging (Part 1: list endpoints accept them); invalid values are validation failures. */
-function paging(
+export function paging(
   query: Record<string, unknown>,
 ): { ok: true; start: number; limit: number } | { ok: false; errors: Record<string, string> } {
   const errors: Record<string, string> = {};

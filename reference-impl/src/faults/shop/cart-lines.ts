@@ -1,7 +1,8 @@
 import type { AppContext } from '../../context.js';
 import { bodyOf, int } from '../../http/body.js';
-import { identify } from '../../shop/common.js';
-import { cartLines } from '../../shop/pricing.js';
+import { cartTotals } from '../../shop/cart.js';
+import { identify, params } from '../../shop/common.js';
+import { cartLines, couponCodes, priceCart } from '../../shop/pricing.js';
 import { type Fault, isObject } from '../model.js';
 import { failed } from './shared.js';
 
@@ -365,5 +366,121 @@ export const countLinesOnChange: Fault = {
     const user = await identify(req.raw, ctx);
     if ('status' in user) return;
     data.cart_item_count = cartLines(ctx.db, user.id).length;
+  },
+};
+
+/** SHOP-UPDATE-UNCHANGED-REFUSED: the cart item keys an update-quantities set to the quantity their line already had, by request. */
+const UNCHANGED_KEYS = new WeakMap<object, string[]>();
+
+export const updateUnchangedRefused: Fault = {
+  id: 'SHOP-UPDATE-UNCHANGED-REFUSED',
+  iface: 'rest-v1-shop',
+  // update-quantities writes each line of the add-on's cart table with `$updated = $wpdb->update( $table,
+  // array( 'quantity' => $quantity ), array( 'user_id' => $user_id, 'cart_item_key' => $key ) );` and answers
+  // `if ( ! $updated ) $errors[ $key ] = __( 'Invalid cart item key.' );`, meant for a key that is not in the cart. But
+  // $wpdb->update() returns the number of rows MySQL changed, not the number it matched: a line set to the quantity it
+  // already has changes no row, returns 0, and the request answers status false with errors keyed by that line's key,
+  // though the key is in the cart and the quantity valid (the other lines of the request are written). A quantity of 0
+  // goes through a DELETE and reads as before, and so does any quantity that changes the line.
+  async before(req, ctx) {
+    if (req.endpoint !== '/cart/update-quantities' || req.method !== 'POST') return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const held = new Map(cartLines(ctx.db, user.id).map((l) => [l.item_key, l.quantity]));
+    const same = cartDataEntries(req.raw.body)
+      .filter((e) => {
+        const q = int(e.quantity);
+        return q !== undefined && q > 0 && held.get(e.key) === q;
+      })
+      .map((e) => e.key);
+    if (same.length > 0) UNCHANGED_KEYS.set(req.raw, same);
+  },
+  after(res, req) {
+    const same = UNCHANGED_KEYS.get(req.raw);
+    if (!same || !isObject(res.body) || res.body.status !== true) return;
+    res.body = {
+      ...res.body,
+      status: false,
+      errors: Object.fromEntries(same.map((k) => [k, 'Invalid cart item key.'])),
+      message: 'Cart could not be updated.',
+    };
+  },
+};
+
+interface SessionTotals {
+  subtotal: number;
+  discount: number;
+  total: number;
+}
+
+/** SHOP-REMOVE-TOTALS-STALE: each account's session totals left from before a remove-item, by database. */
+const STALE_TOTALS = new WeakMap<object, Map<number, SessionTotals>>();
+
+/** SHOP-REMOVE-TOTALS-STALE: the account and its cart's totals as a remove-item found them, by request. */
+const TOTALS_BEFORE_REMOVE = new WeakMap<object, { userId: number; totals: SessionTotals }>();
+
+function staleTotals(ctx: AppContext): Map<number, SessionTotals> {
+  const byUser = STALE_TOTALS.get(ctx.db) ?? new Map<number, SessionTotals>();
+  STALE_TOTALS.set(ctx.db, byUser);
+  return byUser;
+}
+
+export const removeTotalsStale: Fault = {
+  id: 'SHOP-REMOVE-TOTALS-STALE',
+  iface: 'rest-v1-shop',
+  // GET /cart answers cart_totals from WC()->cart->get_totals(), the totals the session holds, and recalculates only
+  // when coupons are sent (apply_coupon() calls calculate_totals()). add-item calls calculate_totals() after
+  // add_to_cart(), update-quantities refreshes through set_quantity( $key, $quantity, true ), but remove-item calls
+  // remove_cart_item(), which does not: after a remove-item, GET /cart lists the lines left with cart_totals still
+  // counting the removed line (subtotal, cart_contents_total and total from before the removal), until the next
+  // add-item, update-quantities, order or read with coupons. The lines, cart_item_count and reads with coupons are right.
+  async before(req, ctx) {
+    if (req.method !== 'POST' || !/^\/cart\/remove-item(\/|$)/.test(req.endpoint)) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const priced = priceCart(ctx.db, cartLines(ctx.db, user.id), []);
+    TOTALS_BEFORE_REMOVE.set(req.raw, {
+      userId: user.id,
+      totals: { subtotal: priced.subtotal, discount: priced.discount, total: priced.total },
+    });
+  },
+  async after(res, req, ctx) {
+    const stale = staleTotals(ctx);
+    const removing = TOTALS_BEFORE_REMOVE.get(req.raw);
+    if (removing) {
+      // The session keeps the totals of its last recalculation: those before the first of several removals.
+      if (isObject(res.body) && res.body.status === true && !stale.has(removing.userId))
+        stale.set(removing.userId, removing.totals);
+      return;
+    }
+    const recalculates = ['/cart/add-item', '/cart/update-quantities', '/order/create'].includes(req.endpoint);
+    if (!recalculates && req.endpoint !== '/cart') return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user || !stale.has(user.id)) return;
+    if (recalculates || couponCodes(params(req.raw, {})).codes.length > 0) {
+      stale.delete(user.id);
+      return;
+    }
+    const totals = stale.get(user.id);
+    if (totals && isObject(res.body) && res.body.status === true && isObject(res.body.data))
+      res.body.data.cart_totals = cartTotals(totals);
+  },
+};
+
+export const updateFailureNoMessage: Fault = {
+  id: 'SHOP-UPDATE-FAILURE-NO-MESSAGE',
+  iface: 'rest-v1-shop',
+  // update-quantities starts with `$message = '';` and sets it inside its loop, on the line that was updated
+  // (`$message = __( 'Cart updated.' );`); a key that is not in the cart only adds `$errors[ $key ]` and `continue`s. The
+  // refusal `return $this->response( false, $errors, $message );` then goes out with an empty message whenever no line
+  // of the request was written: errors are keyed by the cart item key as the document asks, but the general failure
+  // text is "". The refusals before the loop (no cart_data, a body that cannot be read) carry their message as before.
+  after(res, req) {
+    if (req.endpoint !== '/cart/update-quantities' || !failed(res.body) || !isObject(res.body.errors)) return;
+    const keys = Object.keys(res.body.errors);
+    if (keys.length === 0 || keys.some((k) => ['cart_data', 'coupons', 'body'].includes(k))) return;
+    // A request with a line the loop could write would have set the message: only refusals of every key sent.
+    if (cartDataEntries(req.raw.body).some((e) => !keys.includes(e.key))) return;
+    res.body.message = '';
   },
 };

@@ -298,3 +298,28 @@ export const priceArgsReplaced: Fault = {
     for (const name of ['categories', 'categories[]', 'search', 'featured', 'instock']) ignoreParam(req, name);
   },
 };
+
+export const priceCastSigned: Fault = {
+  id: 'SHOP-PRICE-CAST-SIGNED',
+  iface: 'rest-v1-shop',
+  // The listing's price meta_query clauses carry `'type' => 'NUMERIC'`, which WP_Meta_Query turns into
+  // `CAST(meta_value AS SIGNED)`: MySQL reads the `_price` meta "19.99" as the integer 19 and compares it with the bound,
+  // which stays the string '19.98' (compared as a double). Every price is held to the range by its whole part only:
+  // price_to=19.98 lists the 19.99 charger, price_to=49.00 the 49.50 dress. Whole prices, and bounds that fall on whole
+  // amounts below a price's cents, read as before.
+  after: (res, req) => {
+    const { from, to } = priceBounds(req);
+    if (from === undefined && to === undefined) return;
+    const [lo, hi] = [from === undefined ? undefined : toCents(from), to === undefined ? undefined : toCents(to)];
+    // A bound that is no amount is the handler's validation refusal, which relist leaves as it is.
+    if ((from !== undefined && lo === undefined) || (to !== undefined && hi === undefined)) return;
+    return relist(res, req, PRICE_BOUNDS, (listed) =>
+      listed.filter((p) => {
+        const cents = toCents(p.price);
+        if (cents === undefined) return false;
+        const signed = Math.trunc(cents / 100) * 100;
+        return (lo === undefined || signed >= lo) && (hi === undefined || signed <= hi);
+      }),
+    );
+  },
+};

@@ -1,6 +1,7 @@
 import type { AppContext } from '../../context.js';
 import { bodyOf, str } from '../../http/body.js';
 import { currencyCode, identify, money, now } from '../../shop/common.js';
+import { type OrderRow, orderSummary, paging } from '../../shop/orders.js';
 import { cartLines } from '../../shop/pricing.js';
 import { AnswerCache, isNumeric } from '../emulation.js';
 import { bodyField, eachObject, type Fault, isObject, mapKey } from '../model.js';
@@ -393,5 +394,51 @@ export const ordersLookaheadDropped: Fault = {
     const orders = (data.orders as unknown[]).slice(0, -1);
     data.orders = orders;
     if (orders.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
+  },
+};
+
+export const orderTitleFromGateway: Fault = {
+  id: 'SHOP-ORDER-TITLE-FROM-GATEWAY',
+  iface: 'rest-v1-shop',
+  // order create hands the gateway object to `$order->set_payment_method( $gateways[ $params['payment_method'] ] )`,
+  // which, given a WC_Payment_Gateway, stores the gateway's own title (`$gateway->get_title()`, "Cash on delivery") as
+  // the order's payment_method_title; the add-on validates payment_method_title as required but never calls
+  // set_payment_method_title() with it. Every order is listed with the title the shop's settings give its method,
+  // whatever title was sent; an order sent with that very title reads as before.
+  after(res, req, ctx) {
+    if (req.endpoint !== '/orders' && req.endpoint !== '/order/create') return;
+    const title = ctx.db.prepare('SELECT title FROM shop_payment_methods WHERE id = ?');
+    eachObject(isObject(res.body) ? res.body.data : undefined, (o) => {
+      if (typeof o.order_id !== 'number' || typeof o.payment_method !== 'string' || !('payment_title' in o)) return;
+      const row = title.get(o.payment_method) as { title: string } | undefined;
+      if (row) o.payment_title = row.title;
+    });
+  },
+};
+
+export const ordersByBillingEmail: Fault = {
+  id: 'SHOP-ORDERS-BY-BILLING-EMAIL',
+  iface: 'rest-v1-shop',
+  // GET /orders asks `wc_get_orders( array( 'billing_email' => $user->user_email, 'limit' => $limit, 'offset' => $start ) )`,
+  // the query of the add-on's guest order lookup, instead of `'customer_id' => $user->ID`: the account's orders are
+  // the orders billed to its e-mail (MySQL compares it case-insensitively). An order the account placed with another
+  // billing e-mail (a gift, a work address) is not listed, and one that another account billed to this e-mail is.
+  // Orders billed to the account's own e-mail read as before.
+  after(res, req, ctx) {
+    if (req.endpoint !== '/orders' || req.method !== 'GET' || !isObject(res.body) || res.body.status !== true) return;
+    const data = res.body.data;
+    const page = paging(req.query);
+    if (!isObject(data) || !page.ok) return;
+    return (async () => {
+      const user = await identify(req.raw, ctx);
+      if ('status' in user) return;
+      const email = user.user_email.toLowerCase();
+      const rows = (ctx.db.prepare('SELECT * FROM shop_orders ORDER BY id DESC').all() as OrderRow[]).filter(
+        (o) => String((JSON.parse(o.billing) as { email?: unknown }).email ?? '').toLowerCase() === email,
+      );
+      const paged = rows.slice(page.start, page.limit === -1 ? undefined : page.start + page.limit);
+      data.orders = paged.map((o) => orderSummary(ctx, o));
+      if (paged.length === 0) res.body = { ...(res.body as Record<string, unknown>), message: 'No orders found.' };
+    })();
   },
 };

@@ -365,6 +365,14 @@ export const cartArea: AreaSpec<CartState> = {
           ex,
           cart.ex,
         );
+        // The quantity the line has is valid too (fault catalog: `$wpdb->update()` changing no row read as a bad key).
+        const again = await updateQuantities(ctx, ctx.state.account!.token, { [key]: 3 });
+        const againBody = envelope(ctx, again, 'cart-update-quantities');
+        ctx.expect(
+          againBody.status === true,
+          `update-quantities to 3 of a line at 3: expected status true, got ${String(againBody.status)}: "${againBody.message}" ${JSON.stringify(againBody.errors).slice(0, 200)}`,
+          again,
+        );
       },
     },
     {

@@ -8,6 +8,8 @@ import { type Account, login, register } from '../flows.js';
 
 interface SecurityState {
   account: Account;
+  /** The answers SHOP-ENV-01 collected, one per endpoint: SHOP-ENV-06 judges the failures among them too. */
+  envelopes: Exchange[];
 }
 
 type C = CheckContext<SecurityState>;
@@ -42,19 +44,24 @@ export const securityArea: AreaSpec<SecurityState> = {
         seen.push(await getProduct(ctx, 987654321));
         for (const e of TOKEN_ENDPOINTS)
           seen.push(await call(ctx, e.method, e.path, { token, ...(e.form ? { form: e.form } : {}) }));
+        ctx.state.envelopes = seen;
         for (const ex of seen) bareEnvelope(ctx, ex);
       },
     },
     {
       id: 'SHOP-ENV-06',
-      title: 'failures carry a message: wrong login, missing token, missing product',
+      title: 'failures carry a message: wrong login, missing token, missing product, and each failure SHOP-ENV-01 met',
       run: async (ctx: C) => {
         const failures = [
           await login(ctx, ctx.names.username(), 'Wrong-pass-123'),
           await call(ctx, 'GET', '/cart'),
           await getProduct(ctx, 987654321),
         ];
-        for (const ex of failures) {
+        // The refusals among SHOP-ENV-01's answers, one per endpoint (an unknown cart item key, a product that does not
+        // exist, an order without its fields...), no request added (found by the fault catalog: an update-quantities
+        // refusal whose message was left "" when no line of the request was written).
+        const met = (ctx.state.envelopes ?? []).filter((ex) => tryJson(ex)?.status === false);
+        for (const ex of [...failures, ...met]) {
           const body = bareEnvelope(ctx, ex);
           ctx.expect(body.status === false, `${ex.request.method} ${ex.request.url}: expected a failure (status false)`, ex);
           ctx.expect(
