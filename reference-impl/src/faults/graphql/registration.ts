@@ -74,22 +74,30 @@ export const nameHtmlEscaped: Fault = {
   },
 };
 
+/**
+ * A register refused for `field` alone, whose check the vendor runs after the customer row is inserted
+ * (no transaction): the account is stored all the same, with the password sent.
+ */
+function storedDespiteRefusal(field: 'confirm' | 'postcode'): NonNullable<Fault['after']> {
+  return async (res, req, ctx) => {
+    const input = registerInput(req);
+    const refusedFor =
+      isObject(res.body) &&
+      Array.isArray(res.body.errors) &&
+      res.body.errors.length === 1 &&
+      res.body.errors.some((e) => isObject(e) && isObject(e.extensions) && e.extensions.field === field);
+    // A postcode refusal of a register whose confirm also differs is no stored account: confirm is checked first.
+    if (!input || !refusedFor || (field !== 'confirm' && input.confirm !== input.password)) return;
+    insertCustomer(ctx, input, trimmed(input.email), await hashPassword(input.password as string));
+  };
+}
+
 export const confirmStored: Fault = {
   id: 'GQL-CONFIRM-STORED',
   iface: 'graphql',
   // The confirm comparison sits below addCustomer (added to the resolver after the insert was
   // written): a register whose confirm differs is refused, yet the account is stored and logs in.
-  async after(res, req, ctx) {
-    const input = registerInput(req);
-    const confirmRefused =
-      isObject(res.body) &&
-      Array.isArray(res.body.errors) &&
-      res.body.errors.length === 1 &&
-      res.body.errors.some((e) => isObject(e) && isObject(e.extensions) && e.extensions.field === 'confirm');
-    if (!input || !confirmRefused) return;
-    const hash = await hashPassword(input.password as string);
-    insertCustomer(ctx, input, trimmed(input.email), hash);
-  },
+  after: storedDespiteRefusal('confirm'),
 };
 
 export const digitsLeadingZero: Fault = {
@@ -220,15 +228,5 @@ export const postcodeAfterInsert: Fault = {
   // register checks the postcode with the address (in addAddress), after addCustomer has inserted
   // the customer row, and the tables are MyISAM (no transaction): a register refused for a postcode
   // that is not digits leaves an account behind, which logs in and holds the e-mail.
-  async after(res, req, ctx) {
-    const input = registerInput(req);
-    const postcodeRefused =
-      isObject(res.body) &&
-      Array.isArray(res.body.errors) &&
-      res.body.errors.length === 1 &&
-      res.body.errors.some((e) => isObject(e) && isObject(e.extensions) && e.extensions.field === 'postcode');
-    if (!input || !postcodeRefused || input.confirm !== input.password) return;
-    const hash = await hashPassword(input.password as string);
-    insertCustomer(ctx, input, trimmed(input.email), hash);
-  },
+  after: storedDespiteRefusal('postcode'),
 };

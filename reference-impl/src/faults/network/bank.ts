@@ -22,10 +22,23 @@ const BANK_COLUMNS: Record<string, string> = {
  * field) and validating afterwards: a save refused for a missing or malformed field has already
  * replaced the record's other fields.
  */
+/** The user_key of the member the request's token names, or null. */
+async function callerKey(req: FaultRequest, ctx: AppContext): Promise<string | null> {
+  const user = await callerOf(req, ctx);
+  return user ? userKeyOf(ctx.db, user.ID) : null;
+}
+
+/** The bank record of the member the request's token names, as stored now. */
+async function callerBankRecord(req: FaultRequest, ctx: AppContext): Promise<Record<string, unknown> | undefined> {
+  const key = await callerKey(req, ctx);
+  return key
+    ? (ctx.db.prepare('SELECT * FROM net_bank_details WHERE user_key = ?').get(key) as Record<string, unknown> | undefined)
+    : undefined;
+}
+
 async function partialBankSave(body: Record<string, unknown>, req: FaultRequest, ctx: AppContext): Promise<void> {
   const errors = isObject(body.errors) ? body.errors : undefined;
-  const user = errors ? await callerOf(req, ctx) : undefined;
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const key = errors ? await callerKey(req, ctx) : null;
   if (!errors || !key) return;
   for (const [field, column] of Object.entries(BANK_COLUMNS)) {
     const v = bodyField(req.raw.body, field).value;
@@ -51,8 +64,7 @@ const BANK_SAVES = new WeakMap<FaultRequest, BankSave>();
 const BANK_LATE_FIELDS = ['branch', 'ifsc_code', 'contact_number'];
 
 async function bankSaveBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
-  const user = await callerOf(req, ctx);
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const key = await callerKey(req, ctx);
   if (!key || !isObject(req.raw.body)) return;
   const form: Record<string, string> = {};
   for (const field of Object.keys(BANK_COLUMNS)) {
@@ -127,8 +139,7 @@ const BANK_CACHE = new AnswerCache<unknown>(3_600_000);
  */
 async function bankDetailsCached(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
   if (req.endpoint !== '/bank_details' || !isObject(res.body) || res.body.status !== true) return;
-  const user = await callerOf(req, ctx);
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const key = await callerKey(req, ctx);
   if (!key) return;
   const hit = BANK_CACHE.get(ctx.db, key);
   if (hit !== undefined) res.body = hit;
@@ -250,8 +261,7 @@ function numericAccountBegins(req: FaultRequest): void {
 async function numericAccountEnds(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
   const sent = NUMERIC_ACCOUNTS.get(req);
   if (sent === undefined || !isObject(res.body) || res.body.status !== true) return;
-  const user = await callerOf(req, ctx);
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const key = await callerKey(req, ctx);
   if (key) ctx.db.prepare('UPDATE net_bank_details SET account_number = ? WHERE user_key = ?').run(sent, key);
 }
 
@@ -270,8 +280,7 @@ export const bankAccountIsNumeric: Fault = {
 const RESAVES = new WeakSet<FaultRequest>();
 
 async function resaveBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
-  const user = await callerOf(req, ctx);
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  const key = await callerKey(req, ctx);
   if (key && ctx.db.prepare('SELECT 1 FROM net_bank_details WHERE user_key = ?').get(key)) RESAVES.add(req);
 }
 
@@ -282,11 +291,7 @@ async function resaveBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
  */
 async function resaveUpdatesAll(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
   if (!RESAVES.has(req) || !isObject(res.body) || res.body.status !== true) return;
-  const user = await callerOf(req, ctx);
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
-  const row = key
-    ? (ctx.db.prepare('SELECT * FROM net_bank_details WHERE user_key = ?').get(key) as Record<string, unknown> | undefined)
-    : undefined;
+  const row = await callerBankRecord(req, ctx);
   if (!row) return;
   ctx.db
     .prepare(
@@ -311,11 +316,7 @@ export const bankResaveUpdatesAll: Fault = {
 const UNCHANGED = new WeakSet<FaultRequest>();
 
 async function unchangedBegins(req: FaultRequest, ctx: AppContext): Promise<void> {
-  const user = await callerOf(req, ctx);
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
-  const row = key
-    ? (ctx.db.prepare('SELECT * FROM net_bank_details WHERE user_key = ?').get(key) as Record<string, unknown> | undefined)
-    : undefined;
+  const row = await callerBankRecord(req, ctx);
   if (!row) return;
   const sent = (field: string) => {
     const v =

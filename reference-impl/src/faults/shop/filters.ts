@@ -204,6 +204,28 @@ export const priceZeroUnset: Fault = {
   },
 };
 
+/**
+ * The listing filtered again on a price the vendor's query compares in place of the active price (`compared` of a
+ * product summary, in cents; undefined drops it), between the bounds sent.
+ */
+function relistByPrice(
+  res: FaultResponse,
+  req: FaultRequest,
+  compared: (p: Record<string, unknown>) => number | undefined,
+): Promise<void> | undefined {
+  const { from, to } = priceBounds(req);
+  if (from === undefined && to === undefined) return;
+  const [lo, hi] = [from === undefined ? undefined : toCents(from), to === undefined ? undefined : toCents(to)];
+  // A bound that is no amount is the handler's validation refusal, which relist leaves as it is.
+  if ((from !== undefined && lo === undefined) || (to !== undefined && hi === undefined)) return;
+  return relist(res, req, PRICE_BOUNDS, (listed) =>
+    listed.filter((p) => {
+      const cents = compared(p);
+      return cents !== undefined && (lo === undefined || cents >= lo) && (hi === undefined || cents <= hi);
+    }),
+  );
+}
+
 export const priceComparedAsText: Fault = {
   id: 'SHOP-PRICE-COMPARED-AS-TEXT',
   iface: 'rest-v1-shop',
@@ -270,19 +292,7 @@ export const priceRegularMeta: Fault = {
   // "Regular price") instead of `_price`, the active price WooCommerce keeps for the sale price too: a product on sale
   // is kept or dropped by its regular price while the summary lists its sale price, so price_from=35.01&price_to=42.00
   // lists the Linen Shirt at 35.00 (regular 42.00). A product not on sale reads as before.
-  after: (res, req) => {
-    const { from, to } = priceBounds(req);
-    if (from === undefined && to === undefined) return;
-    const [lo, hi] = [from === undefined ? undefined : toCents(from), to === undefined ? undefined : toCents(to)];
-    // A bound that is no amount is the handler's validation refusal, which relist leaves as it is.
-    if ((from !== undefined && lo === undefined) || (to !== undefined && hi === undefined)) return;
-    return relist(res, req, PRICE_BOUNDS, (listed) =>
-      listed.filter((p) => {
-        const regular = toCents(p.regular_price);
-        return regular !== undefined && (lo === undefined || regular >= lo) && (hi === undefined || regular <= hi);
-      }),
-    );
-  },
+  after: (res, req) => relistByPrice(res, req, (p) => toCents(p.regular_price)),
 };
 
 export const priceArgsReplaced: Fault = {
@@ -307,19 +317,9 @@ export const priceCastSigned: Fault = {
   // which stays the string '19.98' (compared as a double). Every price is held to the range by its whole part only:
   // price_to=19.98 lists the 19.99 charger, price_to=49.00 the 49.50 dress. Whole prices, and bounds that fall on whole
   // amounts below a price's cents, read as before.
-  after: (res, req) => {
-    const { from, to } = priceBounds(req);
-    if (from === undefined && to === undefined) return;
-    const [lo, hi] = [from === undefined ? undefined : toCents(from), to === undefined ? undefined : toCents(to)];
-    // A bound that is no amount is the handler's validation refusal, which relist leaves as it is.
-    if ((from !== undefined && lo === undefined) || (to !== undefined && hi === undefined)) return;
-    return relist(res, req, PRICE_BOUNDS, (listed) =>
-      listed.filter((p) => {
-        const cents = toCents(p.price);
-        if (cents === undefined) return false;
-        const signed = Math.trunc(cents / 100) * 100;
-        return (lo === undefined || signed >= lo) && (hi === undefined || signed <= hi);
-      }),
-    );
-  },
+  after: (res, req) =>
+    relistByPrice(res, req, (p) => {
+      const cents = toCents(p.price);
+      return cents === undefined ? undefined : Math.trunc(cents / 100) * 100;
+    }),
 };
