@@ -418,3 +418,8 @@ export const registerEmailRegexLoose: Fault = {
   // included, so "name@@example.test" and "first last@example.test" register.
   inHandler: 'reference-impl/src/rest-route/account.ts',
 };
+
+/** The register's e-mail test under RR-REGISTER-EMAIL-REGEX-LOOSE (kept here, so the handler holds only the switch). */
+export function looseEmail(email: string | undefined): boolean {
+  return email !== undefined && [...email].length <= 96 && /^[^@]+@.*\.[a-z]{2,6}$/i.test(email);
+}
