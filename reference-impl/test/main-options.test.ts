@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../src/main.js';
+import { main } from '#src/main.js';
 
 // A user's mistake on the command line ends with exit 2 and one line that says what to fix, never a stack.
 describe('sfc-reference options', () => {
