@@ -1,5 +1,5 @@
 import { likeRegex, rawurldecode } from '../emulation.js';
-import { type Fault, isObject } from '../model.js';
+import { type Fault, type FaultRequest, isObject } from '../model.js';
 import { CATEGORY_FILTER, categoryIdsOf, categoryParam, data, takeCategory } from './shared.js';
 
 /** RR-SEARCH-LIKE-WILDCARDS: the search (and paging) a listing request had, taken out before the handler. */
@@ -11,6 +11,12 @@ const germanFixed = (amount: string): string =>
 
 /** RR-LISTING-DESCRIPTION-DECODED-LAST: the summary's description length (the theme's product_description_length). */
 const DESCRIPTION_LENGTH = 100;
+
+/** The search word of a product/listing request (search, or its alias filter_name), when one is sent that is not blank. */
+function listingSearch(req: FaultRequest): string | undefined {
+  const search = req.query.search ?? req.query.filter_name;
+  return req.endpoint === 'product/listing' && typeof search === 'string' && search.trim() !== '' ? search : undefined;
+}
 
 export const searchIgnored: Fault = {
   id: 'RR-SEARCH-IGNORED',
@@ -43,8 +49,8 @@ export const searchFirstPageOnly: Fault = {
   // without a search, yet no search finds it, not even by a word of its own name.
   after(res, req, ctx) {
     const d = data(res);
-    const search = req.query.search ?? req.query.filter_name;
-    if (req.endpoint !== 'product/listing' || typeof search !== 'string' || search.trim() === '') return;
+    const search = listingSearch(req);
+    if (search === undefined) return;
     if (!Array.isArray(d?.products)) return;
     const category = req.query.category_ids ?? req.query.category_id ?? req.query.path;
     const named = typeof category === 'string' && /^\d{1,15}$/.test(category.trim()) ? Number(category) : undefined;
@@ -119,8 +125,8 @@ export const searchPriceUngrouped: Fault = {
   // and the currency's symbols: no thousands separator, "$1558.80" where the listing writes "$1,558.80".
   after(res, req) {
     const d = data(res);
-    const search = req.query.search ?? req.query.filter_name;
-    if (req.endpoint !== 'product/listing' || typeof search !== 'string' || search.trim() === '') return;
+    const search = listingSearch(req);
+    if (search === undefined) return;
     const language = isObject(res.body) && isObject(res.body.language) ? res.body.language : {};
     const thousands = typeof language.thousand_point === 'string' ? language.thousand_point : ',';
     if (thousands === '' || !Array.isArray(d?.products)) return;
@@ -269,9 +275,8 @@ export const searchNamePrefix: Fault = {
   // Smartphone) does not find it.
   after(res, req) {
     const d = data(res);
-    const search = req.query.search ?? req.query.filter_name;
-    if (req.endpoint !== 'product/listing' || typeof search !== 'string' || search.trim() === '' || !Array.isArray(d?.products))
-      return;
+    const search = listingSearch(req);
+    if (search === undefined || !Array.isArray(d?.products)) return;
     const start = search.trim().toLowerCase();
     const named = (p: unknown) =>
       isObject(p) &&
