@@ -27,7 +27,7 @@ import { OPTIONS } from '../src/config/options.js';
 import { cpuAtTime } from './bench/cpu-window.js';
 import { parseOptions, summarize, USAGE } from './bench/options.js';
 import { printParseText } from './cli-args.js';
-import { startReferenceChild, suiteCommand } from './faults.js';
+import { startReferenceChild, suiteCommand } from './faults/reference.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const BARE_MAX_REQUESTS = 5000;

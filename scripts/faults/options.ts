@@ -6,7 +6,7 @@ export interface FaultsOptions {
   only: string[] | undefined;
   /** Interfaces of --interface; undefined: every interface. */
   interfaces: string[] | undefined;
-  /** Reference and suite pairs run at a time. */
+  /** Lanes: processes each running the suite against one fault's reference at a time. */
   jobs: number;
   /** Runs per property; undefined: the suite's default. */
   runs: number | undefined;
@@ -23,7 +23,8 @@ the fault's interface only), and says which faults the suite detects (reports/fa
 Options:
   --only ID,...          only these faults (ids of fixtures/faults/catalog.json)
   --interface NAME,...   only the faults of these interfaces: rest-route, rest-v1-network, rest-v1-shop, graphql
-  --jobs N               reference and suite pairs run at a time, 1 to 16 (default 2)
+  --jobs N               lanes, 1 to 16 (default 2): processes that each keep the suite loaded and run it
+                         against one fault's reference at a time (one per core is the fastest)
   --runs N               runs per property, 1 to 100000 (default: the suite's, 20)
   --seed N               seed of every run's properties, 0 to 2147483647 (default 1, so that a matrix
                          replays; other seeds show whether a detection depends on the generated inputs)

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import type { Reporter } from 'vitest/node';
 import { INTERFACES } from '../checks/model.js';
 import { secretValues } from '../config/options.js';
 import type { Settings } from '../config/settings.js';
@@ -12,7 +13,7 @@ import { type ProgressEvent, ResultCollector } from './collector.js';
 import { diagnose } from './diagnose.js';
 import { TargetUnreachable } from './errors.js';
 import type { AmbiguityOutcome, NotShownItem, RequirementResult, RunResult } from './results.js';
-import { createSuiteVitest } from './suite-vitest.js';
+import { createSuiteVitest, SUITE_FILE } from './suite-vitest.js';
 import { targetUrlOf } from './target-urls.js';
 import { exitCodeFor, overallVerdict, requirementStatus, summarize } from './verdict.js';
 import { applyWaivers, type Waiver } from './waivers.js';
@@ -55,57 +56,129 @@ export interface RunOptions {
   now?: Date;
 }
 
-/** Runs the selected interfaces' suite files through vitest's Node API and folds the results. */
+/** Runs the selected interfaces' checks through vitest's Node API and folds the results. */
 export async function executeRun(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
-  const started = new Date();
-  const collector = new ResultCollector(options.onProgress, secretValues(settings.data));
-  const checkTimeout = Math.max(60_000, settings.timeoutMs * 8);
-  const previousExitCode = process.exitCode;
   // Vitest is made while the preflight asks the targets: neither waits for the other.
-  const creating = createSuiteVitest({
-    root: REPO_ROOT,
-    reporters: [collector],
-    settings,
-    areas: null,
-    // Under a rate cap one area at a time keeps the cap exact (each area's client paces itself).
-    concurrency: settings.rateLimit ? 1 : settings.concurrency,
-    timeoutMs: checkTimeout,
-  });
-  creating.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
+  const opening = SuiteSession.open(settings);
+  opening.catch(() => {}); // awaited below; a failure is reported there, not as an unhandled rejection
   try {
     await preflight(settings);
   } catch (e) {
-    await creating.then(
-      (v) => v.close(),
+    await opening.then(
+      (s) => s.close(),
       () => {},
     );
-    process.exitCode = previousExitCode;
     throw e;
   }
-  const vitest = await creating;
-  let aborted: string | undefined;
-  const abort = (why: string) => {
-    aborted ??= why;
-    void vitest.cancelCurrentRun(why as never);
-  };
-  const watchdog = startWatchdog(settings, abort);
-  const bound = setTimeout(
-    () => abort(`the run took longer than --max-duration ${settings.maxDurationS} s`),
-    settings.maxDurationS * 1000,
-  );
+  const session = await opening;
   try {
-    await vitest.start([]);
-    // Checks fail fast against a vanished target, so the run can end before the watchdog's next probe.
-    if (!aborted) aborted = await watchdog.goneNow();
+    return await session.run(settings, options);
   } finally {
-    // Per-run scratch of the suites (e.g. tree positions reserved between parallel areas).
-    rmSync(runScratchDir(settings.runId), { recursive: true, force: true });
-    clearTimeout(bound);
-    await watchdog.stop();
-    await vitest.close();
+    await session.close();
   }
-  process.exitCode = previousExitCode; // the verdict, not vitest, decides the exit code
+}
 
+/**
+ * One vitest kept for several runs of the same shape (concurrency, timeouts), one run at a time: its
+ * worker thread keeps the suite's modules loaded and compiled, so a later run costs only its checks.
+ * The fault matrix runs hundreds of short runs this way; a command-line run is one session of one run.
+ */
+export class SuiteSession {
+  /** The collector of the run going on: the reporter vitest was made with hands everything to it. */
+  private collector: ResultCollector | undefined;
+  private busy = false;
+
+  private constructor(
+    private vitest: Vitest | undefined,
+    private readonly shape: string,
+  ) {}
+
+  static async open(settings: Settings): Promise<SuiteSession> {
+    const session = new SuiteSession(undefined, shapeOf(settings));
+    const forward: Reporter = {
+      onTestSuiteResult: (s) => session.collector?.onTestSuiteResult(s),
+      onTestModuleEnd: (m) => session.collector?.onTestModuleEnd(m),
+      onTestRunEnd: (m, u) => session.collector?.onTestRunEnd(m, u),
+    };
+    const previousExitCode = process.exitCode;
+    session.vitest = await createSuiteVitest({
+      root: REPO_ROOT,
+      reporters: [forward],
+      settings,
+      areas: null,
+      // Under a rate cap one area at a time keeps the cap exact (each area's client paces itself).
+      concurrency: settings.rateLimit ? 1 : settings.concurrency,
+      timeoutMs: checkTimeoutOf(settings),
+    });
+    process.exitCode = previousExitCode;
+    return session;
+  }
+
+  /** Every area of `settings.interfaces` against `settings`' target (no preflight: executeRun asks first). */
+  async run(settings: Settings, options: RunOptions = {}): Promise<RunResult> {
+    const vitest = this.vitest;
+    if (!vitest) throw new Error('the suite session is closed');
+    if (this.busy) throw new Error('the suite session runs one run at a time');
+    if (shapeOf(settings) !== this.shape)
+      throw new Error(`the suite session was opened for ${this.shape}, not for ${shapeOf(settings)}`);
+    this.busy = true;
+    const started = new Date();
+    const collector = new ResultCollector(options.onProgress, secretValues(settings.data));
+    this.collector = collector;
+    const previousExitCode = process.exitCode;
+    let aborted: string | undefined;
+    const abort = (why: string) => {
+      aborted ??= why;
+      void vitest.cancelCurrentRun(why as never);
+    };
+    const watchdog = startWatchdog(settings, abort);
+    const bound = setTimeout(
+      () => abort(`the run took longer than --max-duration ${settings.maxDurationS} s`),
+      settings.maxDurationS * 1000,
+    );
+    try {
+      vitest.provide('sfcSettings', settings);
+      vitest.provide('sfcAreas', null);
+      const project = vitest.getRootProject();
+      await vitest.runTestSpecifications([project.createSpecification(join(REPO_ROOT, SUITE_FILE))]);
+      // Checks fail fast against a vanished target, so the run can end before the watchdog's next probe.
+      if (!aborted) aborted = await watchdog.goneNow();
+    } finally {
+      // Per-run scratch of the suites (e.g. tree positions reserved between parallel areas).
+      rmSync(runScratchDir(settings.runId), { recursive: true, force: true });
+      clearTimeout(bound);
+      await watchdog.stop();
+      this.collector = undefined;
+      this.busy = false;
+      process.exitCode = previousExitCode; // the verdict, not vitest, decides the exit code
+    }
+    return foldRun(settings, collector, started, aborted, options);
+  }
+
+  async close(): Promise<void> {
+    const vitest = this.vitest;
+    this.vitest = undefined;
+    const previousExitCode = process.exitCode;
+    await vitest?.close();
+    process.exitCode = previousExitCode;
+  }
+}
+
+type Vitest = Awaited<ReturnType<typeof createSuiteVitest>>;
+
+const checkTimeoutOf = (settings: Settings) => Math.max(60_000, settings.timeoutMs * 8);
+/** What vitest is made with: runs of another shape need another session. */
+const shapeOf = (settings: Settings) =>
+  `concurrency ${settings.rateLimit ? 1 : settings.concurrency}, check timeout ${checkTimeoutOf(settings)} ms`;
+
+/** The requirements of the run's interfaces with their checks, status and the run's verdict. */
+function foldRun(
+  settings: Settings,
+  collector: ResultCollector,
+  started: Date,
+  aborted: string | undefined,
+  options: RunOptions,
+): RunResult {
   const files = loadRequirementFiles().filter((f) => settings.interfaces.includes(f.interface));
   const choices: Record<string, string> = {};
   for (const c of collector.checks) Object.assign(choices, c.choices);

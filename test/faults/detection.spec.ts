@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { INTERFACES, loadCatalog, type Matrix, matrixMarkdown, runMatrix, runOnce } from '../../scripts/faults.js';
+import { Lane } from '../../scripts/faults/lanes.js';
+import { INTERFACES, laneDrift, loadCatalog, type Matrix, matrixMarkdown, runMatrix } from '../../scripts/faults.js';
 
 const catalog = loadCatalog();
 let matrix: Matrix;
@@ -24,6 +25,11 @@ describe('the conformance suite against the fault catalog', () => {
     expect(matrix.baseline.failed.filter((id) => matrix.baseline.levels[id] !== 'ADVISORY')).toEqual([]);
   });
 
+  it('finds the same without a fault on every lane after its faults (a lane carries nothing from one run to the next)', () => {
+    expect(matrix.baselineAfter.length).toBeGreaterThan(0);
+    expect(laneDrift(matrix)).toEqual([]);
+  });
+
   it.each(catalog.map((f) => [f.id, f] as const))('detects %s', (id, fault) => {
     const row = matrix.rows.find((r) => r.id === id);
     expect(row?.error).toBeUndefined();
@@ -43,9 +49,14 @@ describe('the conformance suite against the other reading of token lifetime', ()
   it(
     'finds no failure and no suite error on a reference where each new token ends the older ones',
     async () => {
-      const run = await runOnce(undefined, INTERFACES, { seed: 1, singleSession: true });
-      expect(run.suiteErrors).toBe(0);
-      expect(run.failed.filter((id) => run.levels[id] !== 'ADVISORY')).toEqual([]);
+      const lane = await Lane.open();
+      try {
+        const run = await lane.run({ interfaces: INTERFACES, seed: 1, singleSession: true });
+        expect(run.suiteErrors).toBe(0);
+        expect(run.failed.filter((id) => run.levels[id] !== 'ADVISORY')).toEqual([]);
+      } finally {
+        await lane.close();
+      }
     },
     5 * 60_000,
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { expectedCell, type Matrix, matrixMarkdown } from '../../scripts/faults.js';
+import { expectedCell, laneDrift, type Matrix, matrixMarkdown } from '../../scripts/faults.js';
 
 describe('the fault matrix cell of the catalogued requirements', () => {
   it('lists the ones that failed', () => {
@@ -32,6 +32,7 @@ describe('the fault matrix legend', () => {
         requests: 1,
         ms: 1,
       },
+      baselineAfter: [],
       rows: [
         {
           id: 'RR-X',
@@ -55,5 +56,40 @@ describe('the fault matrix legend', () => {
     } satisfies Matrix);
     expect(md).toContain('a fault detected through SHOULD requirements alone leaves it conformant');
     expect(md).toContain('| RR-X | rest-route | yes | SHOULD | RR-LIST-03 | RR-LIST-03 | conformant | 1.0 s |');
+  });
+});
+
+describe('the baseline again on each lane after its faults', () => {
+  const outcome = (failed: string[], suiteErrors = 0) => ({
+    verdict: 'conformant',
+    failed,
+    levels: {},
+    suiteErrors,
+    requests: 1,
+    ms: 1,
+  });
+  const matrix = (after: ReturnType<typeof outcome>[]): Matrix => ({
+    generatedAt: '2026-11-29T00:00:00Z',
+    seed: 1,
+    runs: undefined,
+    baseline: { ...outcome(['RR-SEC-03', 'RR-SEC-06']), interfaces: ['rest-route'] },
+    baselineAfter: after,
+    rows: [],
+    detected: 0,
+    total: 0,
+    detectionRate: 0,
+    wallMs: 1,
+  });
+
+  it('is no drift when every lane fails what the first baseline failed, in any order', () => {
+    const m = matrix([outcome(['RR-SEC-06', 'RR-SEC-03']), outcome(['RR-SEC-03', 'RR-SEC-06'])]);
+    expect(laneDrift(m)).toEqual([]);
+    expect(matrixMarkdown(m)).toContain('The baseline again on each of the 2 lanes after its faults: the same.');
+  });
+
+  it('names the lane that fails otherwise or where a check crashed', () => {
+    const m = matrix([outcome(['RR-SEC-03', 'RR-SEC-06']), outcome(['RR-SEC-03', 'RR-SEC-06', 'RR-LIST-03'], 1)]);
+    expect(laneDrift(m)).toEqual(['lane 2: failing RR-LIST-03, RR-SEC-03, RR-SEC-06, 1 suite error(s)']);
+    expect(matrixMarkdown(m)).toContain('**different**: lane 2');
   });
 });

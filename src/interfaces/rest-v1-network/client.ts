@@ -24,7 +24,8 @@ export const responseSchema = (endpointId: string) => `${SCHEMAS}${endpointId}.r
 
 export const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-// Probe outcomes are cached per process: one suite file (area) runs in one worker.
+// Probe outcomes are cached per worker and run: a worker kept for several runs (the fault matrix) may
+// meet another target on the same URL.
 const probes = new Map<string, string>();
 
 export class NetClient {
@@ -92,7 +93,7 @@ export class NetClient {
    * then `/user_info` (samples). The first that answers status true wins and is remembered.
    */
   async userInfo(token: string): Promise<Call & { path: string }> {
-    const key = `user-info ${this.root}`;
+    const key = `${this.ctx.settings.runId} user-info ${this.root}`;
     const known = probes.get(key);
     if (known) {
       this.ctx.choose('AMB-NET-01', known === '/user-info' ? 'hyphen' : 'underscore');

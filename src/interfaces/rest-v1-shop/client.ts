@@ -146,7 +146,9 @@ interface Probe {
 }
 // Per worker, and a worker runs many areas (isolate: false): what a probe finds must not depend on
 // which area of the worker happened to call first (what it could try, and with which product).
+// Per run too: a worker kept for several runs (the fault matrix) may meet another target on the same URL.
 const probes = new Map<string, Probe>();
+const probeKey = (ctx: Ctx, what: 'products' | 'product') => `${ctx.settings.runId} ${what} ${apiRoot(ctx)}`;
 
 /**
  * GET /products (every sample) or POST (the heading), with or without the token (AMB-SHOP-01,
@@ -158,8 +160,7 @@ export async function listProducts(
   token?: string,
   alwaysSendToken = false,
 ): Promise<Exchange> {
-  const root = apiRoot(ctx);
-  let probe = probes.get(`products ${root}`);
+  let probe = probes.get(probeKey(ctx, 'products'));
   if (!probe || (!probe.settled && token !== undefined)) {
     const tries: Omit<Probe, 'settled'>[] = [
       { method: 'GET', token: false },
@@ -178,7 +179,7 @@ export async function listProducts(
       }
     }
     probe = found ?? { method: 'GET', token: false, settled: token !== undefined };
-    probes.set(`products ${root}`, probe);
+    probes.set(probeKey(ctx, 'products'), probe);
   }
   ctx.choose('AMB-SHOP-01', probe.method.toLowerCase());
   ctx.choose('AMB-SHOP-08', probe.token ? 'token' : 'open');
@@ -191,7 +192,7 @@ export async function listProducts(
  * form field, where "+" is a plus sign. Sent as listProducts sends it: after the probe, with the probe's method.
  */
 export async function listProductsRaw(ctx: Ctx, queryString: string): Promise<Exchange | undefined> {
-  const probe = probes.get(`products ${apiRoot(ctx)}`);
+  const probe = probes.get(probeKey(ctx, 'products'));
   return probe?.method === 'GET' ? call(ctx, 'GET', `/products?${queryString}`) : undefined;
 }
 
@@ -223,9 +224,8 @@ export async function getProduct(
   id: number | string,
   opts: { known?: boolean; token?: string } = {},
 ): Promise<Exchange> {
-  const root = apiRoot(ctx);
   const path = `/product/${encodeURIComponent(String(id))}`;
-  let method = probes.get(`product ${root}`)?.method;
+  let method = probes.get(probeKey(ctx, 'product'))?.method;
   if (!method) {
     const known = opts.known ? id : await firstListedId(ctx, opts.token);
     if (known !== undefined) {
@@ -236,7 +236,7 @@ export async function getProduct(
         const post = await call(ctx, 'POST', probePath, opts.token ? { token: opts.token } : {});
         method = tryJson(post)?.status === true ? 'POST' : 'GET';
       }
-      probes.set(`product ${root}`, { method, token: false, settled: true });
+      probes.set(probeKey(ctx, 'product'), { method, token: false, settled: true });
     }
   }
   method ??= 'GET';
