@@ -182,6 +182,13 @@ export const htmlspecialchars = (v: string): string =>
   v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
 
 /**
+ * PHP's htmlspecialchars($v) with the default flags of PHP before 8.1 (ENT_COMPAT | ENT_HTML401): & < > and the
+ * double quote become entities, the single quote stays as sent ("O'Brien & Co" reads "O'Brien &amp; Co").
+ */
+export const htmlspecialcharsCompat = (v: string): string =>
+  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
  * PHP 8's is_numeric(): a decimal or exponent number, with a sign and with whitespace before or after, so
  * " 123456789", "+123456789" and "12345678.9" are numeric (a vendor who meant "digits only" and tested this).
  */

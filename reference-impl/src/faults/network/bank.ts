@@ -1,6 +1,15 @@
 import type { AppContext } from '../../context.js';
 import { userKeyOf } from '../../network/earnings.js';
-import { AnswerCache, addslashes, beginRaced, InFlight, isNumeric, pause, utf8mb3 } from '../emulation.js';
+import {
+  AnswerCache,
+  addslashes,
+  beginRaced,
+  htmlspecialcharsCompat,
+  InFlight,
+  isNumeric,
+  pause,
+  utf8mb3,
+} from '../emulation.js';
 import { bodyField, type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
 import { callerOf, failed, RACE_WINDOW_MS } from './shared.js';
 
@@ -345,5 +354,18 @@ export const bankUnchangedSaveRefused: Fault = {
   },
   after(res, req) {
     if (req.endpoint === '/bank_details_save') unchangedRefused(res, req);
+  },
+};
+
+export const bankHtmlSpecialchars: Fault = {
+  id: 'NET-BANK-HTMLSPECIALCHARS',
+  iface: 'rest-v1-network',
+  // bank_details_save "sanitises" each field with htmlspecialchars() before the INSERT (output escaping done at
+  // input), on PHP 7's default flags: "Smith & Sons" is stored, and read back, as "Smith &amp; Sons"; an apostrophe
+  // ("O'Neil") is left alone, so a value without & < > " reads back as sent.
+  before(req) {
+    const body = req.raw.body;
+    if (req.endpoint !== '/bank_details_save' || !isObject(body)) return;
+    for (const [k, v] of Object.entries(body)) if (typeof v === 'string') body[k] = htmlspecialcharsCompat(v);
   },
 };

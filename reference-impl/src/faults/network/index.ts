@@ -16,6 +16,7 @@ import {
   bankAccountIsNumeric,
   bankAstralQuestionMark,
   bankContactErrorLabelKey,
+  bankHtmlSpecialchars,
   bankPercentOctetsStripped,
   bankReadCacheKeyMismatch,
   bankRefusedPartialSave,
@@ -44,6 +45,7 @@ import {
 } from './lists.js';
 import {
   idLeadingDigits,
+  idsAbsint,
   idsLow32Bits,
   lookupCacheKeyAbsint,
   lookupKeyLike,
@@ -91,6 +93,7 @@ import {
 import {
   wdAmount500,
   wdAmountFloatCast,
+  wdAmountSignDropped,
   wdBalanceNumberFormat,
   wdCachedByUrl,
   wdCentsTruncated,
@@ -199,4 +202,7 @@ export const networkFaults: Fault[] = [
   bankResaveUpdatesAll,
   lookupTokenHolderWins,
   bankUnchangedSaveRefused,
+  idsAbsint,
+  wdAmountSignDropped,
+  bankHtmlSpecialchars,
 ];

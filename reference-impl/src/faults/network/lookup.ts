@@ -125,3 +125,22 @@ export const lookupTokenHolderWins: Fault = {
     if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') await tokenHolderWins(req, ctx);
   },
 };
+
+/**
+ * uni-get-user-info and payout_details read their id with absint() ("a positive integer", as the
+ * WordPress codex advises for ids) after a numeric test that lets a sign through: "-12" reads as 12,
+ * so a negative id, which names no user and no payout, answers user 12 or payout 12.
+ */
+function idAbsint(query: Record<string, unknown>, field: string): void {
+  const v = query[field];
+  if (typeof v === 'string' && /^\s*-\d{1,15}\s*$/.test(v)) query[field] = String(absint(v));
+}
+
+export const idsAbsint: Fault = {
+  id: 'NET-ID-ABSINT',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (req.endpoint === '/uni-get-user-info' || req.endpoint === '/uni_get_user_info') idAbsint(req.query, 'user_id');
+    else if (req.endpoint === '/payout_details') idAbsint(req.query, 'payout_id');
+  },
+};

@@ -432,3 +432,24 @@ export const wdRefusedStillRecorded: Fault = {
     if (req.endpoint === '/withdrawal_request') await refusedStillRecorded(res, req, ctx);
   },
 };
+
+/**
+ * withdrawal_request validating the amount with is_numeric() and then "sanitising" it with
+ * abs(floatval($amount)) before the limits and the balance are compared: a negative amount passes
+ * is_numeric() and is requested as its absolute value, so "-<minimum>" is accepted (and recorded) as a
+ * withdrawal of the minimum instead of being refused as below it.
+ */
+function amountSignDropped(req: FaultRequest): void {
+  const field = bodyField(req.raw.body, 'amount');
+  const v = field.value;
+  if (typeof v === 'number' && v < 0) field.set(-v);
+  else if (typeof v === 'string' && /^\s*-\s*\d/.test(v)) field.set(v.replace(/^\s*-\s*/, ''));
+}
+
+export const wdAmountSignDropped: Fault = {
+  id: 'NET-WD-AMOUNT-SIGN-DROPPED',
+  iface: 'rest-v1-network',
+  before(req) {
+    if (req.endpoint === '/withdrawal_request') amountSignDropped(req);
+  },
+};

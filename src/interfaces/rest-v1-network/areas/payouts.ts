@@ -262,6 +262,23 @@ export const payoutsArea: AreaSpec<PayoutState> = {
     },
     {
       id: 'NET-PAY-06',
+      title: "payout_details?payout_id=-<a listed payout's id> (a negative id, no payout of the holder has it): refused",
+      needs: ['root', 'payouts'],
+      async run(ctx: Ctx) {
+        // A payout id read through absint() or abs() would answer the listed payout; a refusal as a
+        // malformed id (errors keyed payout_id) is a refusal too.
+        const first = firstPayoutId(ctx);
+        if (!/^\d{1,15}$/.test(first)) ctx.skip(`the first listed payout_id ${JSON.stringify(first)} is not an integer`);
+        const id = `-${first}`;
+        const call = await net(ctx).get('/payout_details', {
+          token: (ctx.state.root as Account).token,
+          query: { payout_id: id },
+        });
+        refused(ctx, call, `payout_details of payout ${id}, which the holder does not have`);
+      },
+    },
+    {
+      id: 'NET-PAY-06',
       title:
         "payout_details of SFC_NET_USERNAME's first payout id, asked with a new account's token (none of its payouts has it): refused",
       needs: ['payouts'],

@@ -255,6 +255,19 @@ export const userInfoArea: AreaSpec<UserState> = {
       },
     },
     {
+      id: 'NET-USER-06',
+      title: 'uni-get-user-info?user_id=-<ID of SFC_NET_USERNAME> (a negative id, which no user has): refused',
+      needs: ['root'],
+      async run(ctx: Ctx) {
+        // No user has a negative ID: an id read through absint() or abs() would answer SFC_NET_USERNAME.
+        // A refusal as a malformed id (errors keyed user_id) is a refusal too.
+        const own = String(rootUserId(ctx, 'to negate'));
+        if (!/^\d{1,15}$/.test(own)) ctx.skip(`the login's user.ID ${JSON.stringify(own)} is not an integer`);
+        const call = await net(ctx).uniLookup({ user_id: `-${own}` }, (ctx.state.root as Account).token);
+        refused(ctx, call, `uni-get-user-info of user_id -${own} (no user has a negative ID)`);
+      },
+    },
+    {
       id: 'NET-USER-08',
       title: 'uni-get-user-info?user_id=first (not an integer): refused, errors keyed user_id',
       needs: ['root'],

@@ -152,6 +152,19 @@ export const withdrawalsArea: AreaSpec<WithdrawalState> = {
       },
     },
     {
+      id: 'NET-WD-04',
+      title: 'withdrawal_request of a negative amount (minus the minimum): refused',
+      needs: ['min'],
+      async run(ctx: Ctx) {
+        // A negative amount is below any minimum of 0 or more. A target that drops the sign (abs()) before
+        // comparing would take it as a request of the minimum; a refusal as not a valid amount is a refusal too.
+        const min = ctx.state.min as number;
+        if (min < 0) ctx.skip(`the minimum is ${min}: a negative amount may lie within the limits`);
+        const amount = `-${money(Math.max(min, 0.01))}`;
+        refused(ctx, await request(ctx, { amount }), `withdrawal_request of ${amount} (minimum ${min})`);
+      },
+    },
+    {
       id: 'NET-WD-05',
       title: 'withdrawal_request above net_withdrawal_limit_max: refused',
       needs: ['max'],
