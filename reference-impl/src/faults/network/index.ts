@@ -31,6 +31,7 @@ import { amountNumber, errorsList, isoTimestamp, leafChildrenArray, messageMissi
 import {
   commissionPagesTieOrder,
   commissionsAllUsers,
+  commissionsStatusOrUngrouped,
   listLastRowDropped,
   listLimitArgsSwapped,
   listsUnplacedUnfiltered,
@@ -38,7 +39,9 @@ import {
   pageStartRoundedToPage,
   pagingIgnored,
   pagingNeedsBoth,
+  pairChildsUnserialized,
   payoutDetailsAnyOwner,
+  payoutDetailsKeyedById,
   payoutDetailsLevelAnyPayout,
   payoutDetailsWholeRun,
   payoutRowId,
@@ -205,4 +208,7 @@ export const networkFaults: Fault[] = [
   idsAbsint,
   wdAmountSignDropped,
   bankHtmlSpecialchars,
+  payoutDetailsKeyedById,
+  commissionsStatusOrUngrouped,
+  pairChildsUnserialized,
 ];

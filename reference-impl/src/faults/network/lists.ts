@@ -384,3 +384,80 @@ export const payoutDetailsLevelAnyPayout: Fault = {
     if (req.endpoint === '/payout_details') levelCommissionsAnyPayout(res, ctx);
   },
 };
+
+/**
+ * payout_details reading each commission table with $wpdb->get_results($sql, OBJECT_K), which keys the
+ * rows by their first column (id) to merge them by id: json_encode() of an array whose keys are not
+ * 0, 1, 2, ... writes an object, so a non-empty list reads {"3": {...}, "7": {...}} ([] when empty).
+ */
+function detailsKeyedById(res: FaultResponse): void {
+  if (!isObject(res.body) || res.body.status !== true) return;
+  for (const table of ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission']) {
+    const rows = res.body[table];
+    if (Array.isArray(rows) && rows.length > 0)
+      res.body[table] = Object.fromEntries(rows.map((r) => [String(isObject(r) ? r.id : ''), r]));
+  }
+}
+
+export const payoutDetailsKeyedById: Fault = {
+  id: 'NET-PAYOUT-DETAILS-KEYED-BY-ID',
+  iface: 'rest-v1-network',
+  after(res, req) {
+    if (req.endpoint === '/payout_details') detailsKeyedById(res);
+  },
+};
+
+/**
+ * The commission lists meant to show the caller's paid and unpaid commissions (not the cancelled ones):
+ * `WHERE user_key = %s AND status = '1' OR status = '0'`, the OR without its parentheses, so every
+ * member's unpaid commissions join the caller's own, paged with them (ordered by id).
+ */
+async function commissionsStatusOr(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
+  const table = req.endpoint.slice(1);
+  if (!isObject(res.body) || res.body.status !== true || !Array.isArray(res.body[table])) return;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return;
+  const start = pageParam(req.query.start, 0);
+  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  const rows = ctx.db
+    .prepare(`SELECT * FROM net_${table} WHERE user_key = ? AND status = '1' OR status = '0' ORDER BY id LIMIT ? OFFSET ?`)
+    .all(key, limit, start) as Row[];
+  res.body[table] = rows.map(commissionJson);
+}
+
+export const commissionsStatusOrUngrouped: Fault = {
+  id: 'NET-COMMISSIONS-STATUS-OR-UNGROUPED',
+  iface: 'rest-v1-network',
+  async after(res, req, ctx) {
+    if (['/pair_commission', '/level_commission', '/bonus_commission'].includes(req.endpoint))
+      await commissionsStatusOr(res, req, ctx);
+  },
+};
+
+/** The strings of a PHP serialize()d list (a:2:{i:0;s:10:"KEY";...}), or undefined when it is not one. */
+function unserializedStrings(v: unknown): string[] | undefined {
+  if (typeof v !== 'string' || !/^a:\d+:\{.*\}$/s.test(v)) return undefined;
+  return [...v.matchAll(/s:\d+:"([^"]*)";/g)].map((m) => m[1] as string);
+}
+
+/**
+ * The pair commission rows passed through maybe_unserialize() on their way out (the plugin's row
+ * helper "cleans up" every column that way): childs, stored as serialize(array($left, $right)), reads
+ * as a JSON array of the two keys where the record's field is that serialized string.
+ */
+function childsUnserialized(res: FaultResponse): void {
+  if (!isObject(res.body) || res.body.status !== true || !Array.isArray(res.body.pair_commission)) return;
+  for (const r of res.body.pair_commission) {
+    const keys = isObject(r) ? unserializedStrings(r.childs) : undefined;
+    if (isObject(r) && keys) r.childs = keys;
+  }
+}
+
+export const pairChildsUnserialized: Fault = {
+  id: 'NET-PAIR-CHILDS-UNSERIALIZED',
+  iface: 'rest-v1-network',
+  after(res, req) {
+    if (req.endpoint === '/pair_commission' || req.endpoint === '/payout_details') childsUnserialized(res);
+  },
+};
