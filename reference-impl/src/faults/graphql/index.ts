@@ -104,6 +104,7 @@ import {
   updateDropsCoupon,
 } from './summary.js';
 import {
+  downloadRowFields,
   imageAbsolute,
   jsonCharsetEmpty,
   jsonNumericCheck,
@@ -218,4 +219,5 @@ export const graphqlFaults: Fault[] = [
   addLineLookupNoProduct,
   addRevivesDeleted,
   updateAtMinimumRefused,
+  downloadRowFields,
 ];
