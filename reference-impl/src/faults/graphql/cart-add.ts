@@ -204,3 +204,144 @@ export const summaryLineQuantitySent: Fault = {
         line.quantity = input.quantity;
   },
 };
+
+/** Rewrites an answered cart summary to `fresh` (the cart as stored), keeping the answer's selection of each field. */
+function rebuildSummary(r: Record<string, unknown>, fresh: Record<string, unknown>): void {
+  const pick = (answered: unknown[], stored: unknown[]): unknown[] => {
+    const keys = new Set(answered.flatMap((x) => (isObject(x) ? Object.keys(x) : [])));
+    return stored.map((x) => {
+      if (!isObject(x) || keys.size === 0) return x;
+      const out: Record<string, unknown> = {};
+      for (const k of keys) {
+        const nested = answered.flatMap((a) => (isObject(a) && Array.isArray(a[k]) ? (a[k] as unknown[]) : []));
+        out[k] = Array.isArray(x[k]) && nested.length > 0 ? pick(nested, x[k] as unknown[]) : x[k];
+      }
+      return out;
+    });
+  };
+  for (const [k, v] of Object.entries(r))
+    if (Array.isArray(v) && Array.isArray(fresh[k])) r[k] = pick(v, fresh[k] as unknown[]);
+    else if (k in fresh) r[k] = fresh[k];
+}
+
+/** An add's options, when they are empty (the only lines these faults move: canonical '[]'). */
+const noOptions = (v: unknown): boolean =>
+  v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
+
+/** addProductToCart requests -> the line the vendor's lookup found instead of the product's (GQL-ADD-LINE-LOOKUP-NO-PRODUCT). */
+const wrongLineAdds = new WeakMap<
+  object,
+  { me: number; product: number; found: number; own?: { cart_id: number; quantity: number } }
+>();
+
+export const addLineLookupNoProduct: Fault = {
+  id: 'GQL-ADD-LINE-LOOKUP-NO-PRODUCT',
+  iface: 'graphql',
+  // addProductToCart looks for the line to raise with SELECT cart_id FROM cart WHERE api_id = 0 AND customer_id = ?
+  // AND session_id = ? AND recurring_id = ? AND `option` = ? LIMIT 1: the WHERE lost its product_id = ? when the
+  // vendor added the api_id condition. An add to a cart holding any line with the same options (two products
+  // without options) finds the cart's first such line and raises its quantity: the product added gets no line (or
+  // its line stays as it was) and the first line grows. An add to an empty cart, or of the first line's product,
+  // is right.
+  async before(req, ctx) {
+    const input = variables(req)?.input;
+    if (!has(req, 'addProductToCart') || !isObject(input) || !noOptions(input.options)) return;
+    const me = await bearerCustomer(req, ctx);
+    const product = cartIdOf(input.product_id);
+    if (me === undefined || product === undefined) return;
+    const first = ctx.db
+      .prepare(
+        "SELECT cart_id, product_id FROM gql_cart WHERE customer_id = ? AND recurring_id = 0 AND options = '[]' ORDER BY cart_id LIMIT 1",
+      )
+      .get(me) as { cart_id: number; product_id: number } | undefined;
+    if (!first || first.product_id === product) return;
+    const own = ctx.db
+      .prepare(
+        "SELECT cart_id, quantity FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'",
+      )
+      .get(me, product) as { cart_id: number; quantity: number } | undefined;
+    wrongLineAdds.set(req.raw, { me, product, found: first.cart_id, ...(own ? { own } : {}) });
+  },
+  after(res, req, ctx) {
+    const add = wrongLineAdds.get(req.raw);
+    const r = result(res, 'addProductToCart');
+    const added = variables(req)?.input;
+    const quantity = isObject(added) && typeof added.quantity === 'number' ? added.quantity : 1;
+    if (!add || !r || !clean(res)) return;
+    ctx.db.transaction(() => {
+      if (add.own) ctx.db.prepare('UPDATE gql_cart SET quantity = ? WHERE cart_id = ?').run(add.own.quantity, add.own.cart_id);
+      else
+        ctx.db
+          .prepare("DELETE FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'")
+          .run(add.me, add.product);
+      ctx.db.prepare('UPDATE gql_cart SET quantity = MIN(quantity + ?, 10000) WHERE cart_id = ?').run(quantity, add.found);
+    })();
+    rebuildSummary(r, cartSummary(ctx.db, add.me));
+  },
+};
+
+/** Per database: lines deleteCartProduct flagged removed, by customer and product (GQL-ADD-REVIVES-DELETED). */
+const flaggedLines = new WeakMap<object, Map<string, Record<string, unknown>>>();
+const flaggedOf = (db: object) => {
+  let m = flaggedLines.get(db);
+  if (!m) {
+    m = new Map();
+    flaggedLines.set(db, m);
+  }
+  return m;
+};
+/** deleteCartProduct requests -> the row they delete; addProductToCart requests -> the flagged row they find. */
+const deletingLine = new WeakMap<object, Record<string, unknown>>();
+const revivingLine = new WeakMap<object, { me: number; row: Record<string, unknown> }>();
+
+export const addRevivesDeleted: Fault = {
+  id: 'GQL-ADD-REVIVES-DELETED',
+  iface: 'graphql',
+  // deleteCartProduct only flags the line removed (the vendor keeps removed lines for its abandoned-cart report) and
+  // the cart reads skip flagged lines, but addProductToCart's look-up of the line to raise (same product and options)
+  // lacks AND removed = 0 and writes UPDATE cart SET quantity = quantity + ?, removed = 0: adding a product whose
+  // line was deleted brings that line back under its old cart_id with its old quantity plus the quantity added.
+  // emptyCart deletes the customer's rows, flagged or not; a product never deleted adds right.
+  async before(req, ctx) {
+    const field = ['deleteCartProduct', 'addProductToCart', 'emptyCart'].find((f) => has(req, f));
+    if (!field) return;
+    const me = await bearerCustomer(req, ctx);
+    if (me === undefined) return;
+    const flagged = flaggedOf(ctx.db);
+    if (field === 'emptyCart') {
+      for (const key of flagged.keys()) if (key.startsWith(`${me}:`)) flagged.delete(key);
+      return;
+    }
+    const v = variables(req);
+    if (field === 'deleteCartProduct') {
+      const row = ctx.db.prepare('SELECT * FROM gql_cart WHERE cart_id = ? AND customer_id = ?').get(cartIdOf(v?.cart_id), me);
+      if (isObject(row) && row.options === '[]') deletingLine.set(req.raw, row);
+      return;
+    }
+    const input = v?.input;
+    const product = isObject(input) && noOptions(input.options) ? cartIdOf(input.product_id) : undefined;
+    const row = product === undefined ? undefined : flagged.get(`${me}:${product}`);
+    if (row) revivingLine.set(req.raw, { me, row });
+  },
+  after(res, req, ctx) {
+    const data = isObject(res.body) ? res.body.data : undefined;
+    const deleted = deletingLine.get(req.raw);
+    if (deleted && isObject(data) && data.deleteCartProduct === true)
+      flaggedOf(ctx.db).set(`${deleted.customer_id}:${deleted.product_id}`, deleted);
+    const revive = revivingLine.get(req.raw);
+    const r = result(res, 'addProductToCart');
+    if (!revive || !r || !clean(res)) return;
+    const { me, row } = revive;
+    flaggedOf(ctx.db).delete(`${me}:${row.product_id}`);
+    const live = ctx.db
+      .prepare(
+        "SELECT cart_id, quantity FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'",
+      )
+      .get(me, row.product_id) as { cart_id: number; quantity: number } | undefined;
+    if (!live) return;
+    ctx.db
+      .prepare('UPDATE gql_cart SET cart_id = ?, quantity = MIN(quantity + ?, 10000) WHERE cart_id = ?')
+      .run(row.cart_id, row.quantity, live.cart_id);
+    rebuildSummary(r, cartSummary(ctx.db, me));
+  },
+};

@@ -397,3 +397,49 @@ export const deleteWhereOr: Fault = {
     ctx.db.prepare('DELETE FROM gql_cart WHERE customer_id = ?').run(me);
   },
 };
+
+/** updateCartProduct requests that set a product to exactly its minimum -> the line and its quantity before. */
+const atMinimum = new WeakMap<object, { cartId: number; quantity: number; minimum: number; name: string }>();
+
+export const updateAtMinimumRefused: Fault = {
+  id: 'GQL-UPDATE-AT-MINIMUM-REFUSED',
+  iface: 'graphql',
+  // updateCartProduct checks the product's minimum with if ($product_total <= $product['minimum']) where the platform
+  // writes < (checkout/cart: if ($product['minimum'] > $product_total)): a quantity that brings the product's lines
+  // to exactly its minimum (1 for most products) is refused with the minimum-quantity error and answers false, the
+  // line unchanged. Quantities above the minimum update as before.
+  async before(req, ctx) {
+    const v = variables(req);
+    const cartId = cartIdOf(v?.cart_id);
+    if (!has(req, 'updateCartProduct') || !v || cartId === undefined || typeof v.quantity !== 'number') return;
+    const me = await bearerCustomer(req, ctx);
+    const line = ctx.db
+      .prepare(
+        `SELECT c.cart_id, c.product_id, c.quantity, p.minimum, p.name, (SELECT COALESCE(SUM(o.quantity), 0) FROM gql_cart o
+           WHERE o.customer_id = c.customer_id AND o.product_id = c.product_id AND o.cart_id <> c.cart_id) AS others
+         FROM gql_cart c JOIN gql_product p ON p.product_id = c.product_id WHERE c.cart_id = ? AND c.customer_id = ?`,
+      )
+      .get(cartId, me) as { cart_id: number; quantity: number; minimum: number; name: string; others: number } | undefined;
+    if (line && line.others + v.quantity === line.minimum)
+      atMinimum.set(req.raw, { cartId, quantity: line.quantity, minimum: line.minimum, name: line.name });
+  },
+  after(res, req, ctx) {
+    const line = atMinimum.get(req.raw);
+    const data = isObject(res.body) ? res.body.data : undefined;
+    if (!line || !isObject(data) || data.updateCartProduct !== true) return;
+    ctx.db.prepare('UPDATE gql_cart SET quantity = ? WHERE cart_id = ?').run(line.quantity, line.cartId);
+    data.updateCartProduct = false;
+    const earlier = isObject(res.body) && Array.isArray(res.body.errors) ? res.body.errors : [];
+    res.body = {
+      data,
+      errors: [
+        ...earlier,
+        {
+          message: `The minimum quantity of ${line.name} is ${line.minimum}.`,
+          path: ['updateCartProduct'],
+          extensions: { code: 'MINIMUM_QUANTITY', minimum: line.minimum },
+        },
+      ],
+    };
+  },
+};

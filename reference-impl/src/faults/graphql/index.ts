@@ -15,7 +15,9 @@ import {
 import {
   addCustomerPerWorker,
   addExistingStaleSummary,
+  addLineLookupNoProduct,
   addRaceLostQuantity,
+  addRevivesDeleted,
   addUpsertReplaces,
   productIdIntCast,
   productIdStringOnly,
@@ -31,6 +33,7 @@ import {
   emptyFirstLine,
   updateAddsQuantity,
   updateAllLines,
+  updateAtMinimumRefused,
   updateFirstLine,
   updateNoop,
   updateRevivesDeleted,
@@ -55,6 +58,7 @@ import {
   ordersEmptyPageError,
   ordersFullPagePopped,
   ordersLastPageFull,
+  ordersLimitCountsProductRows,
   ordersLimitNeedsStart,
   ordersLimitZeroDefault,
   ordersOffsetTwice,
@@ -76,6 +80,7 @@ import {
   passwordEscaped,
   passwordTrimmedAtRegister,
   postcodeAfterInsert,
+  registerDataTooLong,
   registerNullFieldGiven,
   registerOptionalFields,
 } from './registration.js';
@@ -99,6 +104,7 @@ import {
   updateDropsCoupon,
 } from './summary.js';
 import {
+  downloadRowFields,
   imageAbsolute,
   jsonCharsetEmpty,
   jsonNumericCheck,
@@ -208,4 +214,10 @@ export const graphqlFaults: Fault[] = [
   couponSkipsFirstLine,
   deleteWhereOr,
   ordersEmptyPageError,
+  registerDataTooLong,
+  ordersLimitCountsProductRows,
+  addLineLookupNoProduct,
+  addRevivesDeleted,
+  updateAtMinimumRefused,
+  downloadRowFields,
 ];

@@ -1,4 +1,5 @@
 import { Kind, type OperationDefinitionNode, parse } from 'graphql';
+import { money } from '../../graphql/context.js';
 import { type Fault, type FaultRequest, isObject } from '../model.js';
 import { bearerCustomer, has, variables } from './shared.js';
 
@@ -174,5 +175,66 @@ export const ordersEmptyPageError: Fault = {
       status: false,
       message,
     };
+  },
+};
+
+/** The response keys the orders field of the request selects (aliases as sent); empty when it cannot be read. */
+function ordersSelection(req: FaultRequest): string[] {
+  try {
+    for (const d of parse(req.endpoint, { maxTokens: 5000 }).definitions) {
+      if (d.kind !== Kind.OPERATION_DEFINITION) continue;
+      for (const f of d.selectionSet.selections)
+        if (f.kind === Kind.FIELD && f.name.value === 'orders' && f.selectionSet)
+          return f.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.alias?.value ?? s.name.value] : []));
+    }
+  } catch {
+    // not parsed: the handler refused it
+  }
+  return [];
+}
+
+/** orders requests -> their customer (GQL-ORDERS-LIMIT-COUNTS-PRODUCT-ROWS). */
+const ordersCustomer = new WeakMap<object, number>();
+
+export const ordersLimitCountsProductRows: Fault = {
+  id: 'GQL-ORDERS-LIMIT-COUNTS-PRODUCT-ROWS',
+  iface: 'graphql',
+  // The orders resolver joins the order's products (for a product count the list once showed): SELECT o.order_id, ...
+  // FROM order o LEFT JOIN order_product op ON (op.order_id = o.order_id) WHERE o.customer_id = ? ORDER BY o.order_id
+  // DESC LIMIT start, limit, and folds the rows into orders in PHP ($orders[$row['order_id']] = ..., then
+  // array_values). LIMIT and OFFSET count joined rows, one per product: a page holding an order of two products
+  // answers fewer orders than the limit, and the next page starts inside that order, so it repeats it. Customers
+  // whose orders each hold one product page right.
+  async before(req, ctx) {
+    if (!has(req, 'orders')) return;
+    const me = await bearerCustomer(req, ctx);
+    if (me !== undefined) ordersCustomer.set(req.raw, me);
+  },
+  after(res, req, ctx) {
+    const me = ordersCustomer.get(req.raw);
+    const data = isObject(res.body) ? res.body.data : undefined;
+    if (me === undefined || !isObject(data) || !Array.isArray(data.orders)) return;
+    const v = variables(req) ?? {};
+    const start = typeof v.start === 'number' ? v.start : 0;
+    const limit = typeof v.limit === 'number' ? Math.min(v.limit, 100) : 10;
+    const keys = ordersSelection(req);
+    if (start < 0 || limit < 1 || keys.length === 0) return;
+    const orders = ctx.db.prepare('SELECT * FROM gql_order WHERE customer_id = ? ORDER BY order_id DESC').all(me) as Array<
+      Record<string, unknown>
+    >;
+    const rows = orders.flatMap((o) => Array.from({ length: Math.max(1, Number(o.products)) }, () => o));
+    const page = [...new Set(rows.slice(start, start + limit))];
+    const entry = (o: Record<string, unknown>): Record<string, unknown> => {
+      const full: Record<string, unknown> = {
+        order_id: o.order_id,
+        status: o.status,
+        total: money(Number(o.total_cents)),
+        currency_code: o.currency_code,
+        products: o.products,
+        date_added: o.date_added,
+      };
+      return Object.fromEntries(keys.map((k) => [k, full[k] ?? null]));
+    };
+    data.orders = page.map(entry);
   },
 };

@@ -230,3 +230,33 @@ export const postcodeAfterInsert: Fault = {
   // that is not digits leaves an account behind, which logs in and holds the e-mail.
   after: storedDespiteRefusal('postcode'),
 };
+
+/** Register's free-text fields the platform's validate() never checks, with the width of their column. */
+const UNCHECKED_COLUMNS: Record<string, number> = { fax: 32, company: 40, address_2: 128 };
+
+export const registerDataTooLong: Fault = {
+  id: 'GQL-REGISTER-DATA-TOO-LONG',
+  iface: 'graphql',
+  // register validates what the platform's account/register validates (names, e-mail, telephone, address_1, city,
+  // postcode, country, zone, password, agree) and passes fax, company and address_2 to the INSERT unchecked. The shop's
+  // MySQL runs in strict mode (the default since 5.7), so a fax longer than its VARCHAR(32) (company 40, address_2
+  // 128) fails the INSERT with error 1406, and the platform's DB driver throws: the shop's error page answers HTML
+  // with status 500. A register refused for any checked field still answers its JSON refusal; the reference
+  // refuses such fields by their length, so the fault answers HTML where only these fields were refused.
+  after(res, req, ctx) {
+    const input = registerInput(req);
+    const long = Object.keys(UNCHECKED_COLUMNS).find(
+      (f) => typeof input?.[f] === 'string' && trimmed(input[f]).length > (UNCHECKED_COLUMNS[f] as number),
+    );
+    if (!input || !long || !isObject(res.body)) return;
+    const errors = Array.isArray(res.body.errors) ? (res.body.errors as unknown[]) : [];
+    const fields = errors.map((e) => (isObject(e) && isObject(e.extensions) ? e.extensions.field : undefined));
+    if (errors.length > 0 && !fields.every((f) => typeof f === 'string' && f in UNCHECKED_COLUMNS)) return;
+    // Stored by the reference (a company of 41 to 128 characters): the vendor's INSERT failed, no account is left.
+    if (isObject(res.body.data) && res.body.data.register === true)
+      ctx.db.prepare('DELETE FROM gql_customer WHERE email = ?').run(trimmed(input.email));
+    else if (errors.length === 0) return;
+    res.status = 500;
+    res.body = `<b>Fatal error</b>: Uncaught Exception: Error: Data too long for column '${long}' at row 1<br />Error No: 1406<br />INSERT INTO oc_customer SET customer_group_id = '1', ... in /var/www/html/system/library/db/mysqli.php:40`;
+  },
+};

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Kind, type ObjectFieldNode, type OperationDefinitionNode, parse, print, visit } from 'graphql';
 import { AnswerCache, isNumeric, jsonWithParameter, stripslashes } from '../emulation.js';
 import { type Fault, isObject } from '../model.js';
@@ -240,5 +241,33 @@ export const optionsLiteralStringsOnly: Fault = {
     if (!kind) return;
     const message = `Expected value of type "CartOptions", found ${kind === 'ObjectValue' ? '{}' : '[]'}; Query error: Can only parse strings got: ${kind}`;
     res.body = { errors: [{ message, extensions: { category: 'graphql' } }], status: false, message };
+  },
+};
+
+export const downloadRowFields: Fault = {
+  id: 'GQL-DOWNLOAD-ROW-FIELDS',
+  iface: 'graphql',
+  // The cart line's download field is the vendor's JSON scalar, resolved with the entries of the platform's
+  // cart->getProducts(), which builds each download as array('download_id', 'name', 'filename', 'mask'): a line of
+  // a product with a download answers the stored file's name (with its random suffix) and its mask beside the
+  // selected download_id and name. Lines without downloads, and the other line fields, follow the selection.
+  after(res) {
+    for (const f of CART_FIELDS) {
+      const items = result(res, f)?.items;
+      if (!Array.isArray(items)) continue;
+      for (const line of items) {
+        const downloads = isObject(line) && Array.isArray(line.download) ? line.download : [];
+        for (const d of downloads) {
+          if (!isObject(d) || d.download_id === undefined) continue;
+          const mask = `${String(d.name ?? 'download')
+            .replace(/\W+/g, '_')
+            .toLowerCase()}.pdf`;
+          const suffix = createHash('sha1')
+            .update(`download-${String(d.download_id)}`)
+            .digest('hex');
+          Object.assign(d, { filename: `${mask}.${suffix}`, mask });
+        }
+      }
+    }
   },
 };

@@ -42,6 +42,8 @@ interface CartState {
   second: string;
   /** The quantity the second product's line must hold: other lines' updates and deletes leave it alone. */
   secondQuantity: number;
+  /** The add that put the second product's line beside the product's: GQL-ENV-03 judges its selection. */
+  secondAdd: GraphQLResult;
   /** cart_ids GQL-CART-08 deleted (answered true): GQL-CART-09 updates one and expects it still gone. */
   deleted: string[];
   /** The add GQL-CART-09 read the cart with after a deleteCartProduct: GQL-CART-01 judges its summary's types. */
@@ -233,8 +235,19 @@ export const cartArea: AreaSpec<CartState> = {
           `after adding 2 of product ${second} to a cart holding product ${ctx.state.product}, expected both lines (${second} with 2), got ${brief(summary)}`,
           res.exchange,
         );
-        Object.assign(ctx.state, { second, secondQuantity: 2 });
+        Object.assign(ctx.state, { second, secondQuantity: 2, secondAdd: res });
         expectConsistent(ctx, res, summary);
+      },
+    },
+    {
+      id: 'GQL-ENV-03',
+      title:
+        'the summary of a cart holding the second product (SFC_GQL_SECOND_PRODUCT_ID) returns exactly the selected fields, its line too',
+      needs: ['secondAdd'],
+      async run(ctx: C) {
+        // The first summary holds the first product only: a line field that carries more than its selection for
+        // some products only (a download's entries, say) shows on the other product's line. No request of its own.
+        expectSelection(ctx, ctx.state.secondAdd!);
       },
     },
     {
