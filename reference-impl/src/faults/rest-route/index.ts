@@ -84,7 +84,6 @@ import {
   searchNamePrefix,
   searchPlusKept,
   searchPriceUngrouped,
-  searchWordsOr,
 } from './listing.js';
 import {
   forgottenPendingOtpString,
@@ -101,6 +100,7 @@ import {
   firstnameTruncated,
   nameLengthBytes,
   registerAgreeIsset,
+  registerAgreeTextString,
   registerConfirmLooseEqual,
   registerDateAddedUtc,
   registerDuplicateUpsert,
@@ -222,10 +222,10 @@ export const restRouteFaults: Fault[] = [
   registerAgreeIsset,
   registerEmailRegexLoose,
   searchNamePrefix,
-  searchWordsOr,
   accountCurrenciesKeyed,
   addressAddIdString,
   passwordUpdateEveryAccount,
   loginNamesEscaped,
   categoryDisabledListed,
+  registerAgreeTextString,
 ];

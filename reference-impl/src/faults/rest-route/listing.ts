@@ -5,9 +5,6 @@ import { CATEGORY_FILTER, categoryIdsOf, categoryParam, data, takeCategory } fro
 /** RR-SEARCH-LIKE-WILDCARDS: the search (and paging) a listing request had, taken out before the handler. */
 const LIKE_SEARCH = new WeakMap<object, { search: string; limit: unknown; page: unknown }>();
 
-/** RR-SEARCH-WORDS-OR: the search a listing request had, taken out before the handler. */
-const OR_SEARCH = new WeakMap<object, string>();
-
 /** RR-LISTING-TAX-LOCALE: an amount as sprintf('%.2f') writes it under de_DE: no grouping, a decimal comma. */
 const germanFixed = (amount: string): string =>
   amount.replace(/\d{1,3}(?:,\d{3})*(?:\.\d+)?/, (n) => n.replace(/,/g, '').replace('.', ','));
@@ -287,32 +284,5 @@ export const searchNamePrefix: Fault = {
         .toLowerCase()
         .startsWith(start);
     d.products = d.products.filter(named);
-  },
-};
-
-export const searchWordsOr: Fault = {
-  id: 'RR-SEARCH-WORDS-OR',
-  iface: 'rest-route',
-  // The module builds the name filter itself, one `pd.name LIKE '%<word>%'` per word of the search, and
-  // joins them with implode(' OR ', $implode) where the platform's getProducts() uses ' AND ': a search of
-  // two words lists every product whose name carries either word, so "Cast Skillet" also lists a product
-  // that carries only "Cast" or only "Skillet". A one-word search is unchanged (the model alternative too).
-  before(req) {
-    const search = listingSearch(req);
-    if (search === undefined || search.trim().split(/\s+/).length < 2) return;
-    OR_SEARCH.set(req.raw, search);
-    delete req.query.search;
-    delete req.query.filter_name;
-  },
-  after(res, req) {
-    const search = OR_SEARCH.get(req.raw);
-    const d = data(res);
-    if (search === undefined || !Array.isArray(d?.products)) return;
-    const words = search.toLowerCase().split(/\s+/).filter(Boolean);
-    d.products = d.products.filter((p) => {
-      if (!isObject(p)) return false;
-      const name = String(p.name ?? '').toLowerCase();
-      return words.some((w) => name.includes(w)) || String(p.model ?? '').toLowerCase() === search.toLowerCase();
-    });
   },
 };
