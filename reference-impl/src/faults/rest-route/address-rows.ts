@@ -240,3 +240,15 @@ export const addressEditFormDefaultId: Fault = {
     if (row?.address_id) req.query.address_id = String(row.address_id);
   },
 };
+
+export const addressAddIdString: Fault = {
+  id: 'RR-ADDRESS-ADD-ID-STRING',
+  iface: 'rest-route',
+  // The vendor's address model runs on PDO and answers the add with $this->db->lastInsertId(), which PDO
+  // gives as a string: data.address_id is "57" where row 7 gives an integer (edit answers the string).
+  after(res, req) {
+    const d = data(res);
+    if (!addressWrite(req, 'add') || !ok(res) || typeof d?.address_id !== 'number') return;
+    d.address_id = String(d.address_id);
+  },
+};

@@ -1,5 +1,5 @@
 import { tokenOf } from '../../rest-route/core.js';
-import { likeWhole, urldecode } from '../emulation.js';
+import { htmlspecialchars, likeWhole, urldecode } from '../emulation.js';
 import { type Fault, isObject } from '../model.js';
 import { defaultUserToken } from '../tokens.js';
 import { data, ok } from './shared.js';
@@ -154,5 +154,19 @@ export const loginCartNull: Fault = {
     if (req.endpoint !== 'account/login' || req.method !== 'POST' || !ok(res) || !d) return;
     if (d.cart === '') d.cart = null;
     if (d.wishlist === '') d.wishlist = null;
+  },
+};
+
+export const loginNamesEscaped: Fault = {
+  id: 'RR-LOGIN-NAMES-ESCAPED',
+  iface: 'rest-route',
+  // The platform's request object runs htmlspecialchars() over every input, and register files the names as
+  // it gives them (O'Brien as O&#039;Brien) while answering them from its decoded copy of the body. Login
+  // answers the customer row as stored, without html_entity_decode(): a name holding ' " & < > comes back
+  // as entities, so the Customer login returns does not carry the names the account registered.
+  after(res, req) {
+    const d = data(res);
+    if (req.endpoint !== 'account/login' || req.method !== 'POST' || !ok(res) || !d) return;
+    for (const key of ['firstname', 'lastname']) if (typeof d[key] === 'string') d[key] = htmlspecialchars(d[key]);
   },
 };

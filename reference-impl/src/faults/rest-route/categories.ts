@@ -94,3 +94,42 @@ export const categoryIdsStrpos: Fault = {
     );
   },
 };
+
+/** RR-CATEGORY-DISABLED-LISTED: per request, the disabled products the category query let through (enabled for it). */
+const LET_THROUGH = new WeakMap<object, number[]>();
+
+export const categoryDisabledListed: Fault = {
+  id: 'RR-CATEGORY-DISABLED-LISTED',
+  iface: 'rest-route',
+  // A listing that names a category runs the module's own query, `SELECT p.product_id FROM product_to_category
+  // p2c LEFT JOIN product p ON ... WHERE p2c.category_id IN (...)`, which (unlike the platform's getProducts())
+  // leaves out `AND p.status = '1'`: a disabled product of the category is listed with the others, while its
+  // detail (the platform's getProduct(), which keeps the status test) answers that there is no such product.
+  before(req, ctx) {
+    const category = req.endpoint === 'product/listing' ? categoryParam(req) : undefined;
+    if (category === undefined) return;
+    const ids = category
+      .split(/[,_]/)
+      .map((c) => c.trim())
+      .filter((c) => /^\d{1,15}$/.test(c))
+      .map(Number);
+    const hidden = ctx.db
+      .prepare(
+        `SELECT DISTINCT p.product_id FROM rr_product p JOIN rr_product_category pc ON pc.product_id = p.product_id
+         WHERE p.status = 0 AND pc.category_id IN (SELECT value FROM json_each(?))`,
+      )
+      .all(JSON.stringify(ids)) as Array<{ product_id: number }>;
+    if (hidden.length === 0) return;
+    const list = hidden.map((r) => r.product_id);
+    LET_THROUGH.set(req.raw, list);
+    // The handler reads the status column: the rows are enabled for this one listing and disabled again after it.
+    const enable = ctx.db.prepare('UPDATE rr_product SET status = 1 WHERE product_id = ?');
+    for (const id of list) enable.run(id);
+  },
+  after(_res, req, ctx) {
+    const list = LET_THROUGH.get(req.raw);
+    if (!list) return;
+    const disable = ctx.db.prepare('UPDATE rr_product SET status = 0 WHERE product_id = ?');
+    for (const id of list) disable.run(id);
+  },
+};

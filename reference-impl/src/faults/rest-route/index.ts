@@ -13,6 +13,7 @@ import {
 import {
   addressAddActivityId,
   addressAddBodyCustomerId,
+  addressAddIdString,
   addressDeleteCountsOthers,
   addressDeleteIdWraps,
   addressEditEveryRow,
@@ -44,6 +45,7 @@ import {
   loginCheckTokenEchoed,
   loginEmailLike,
   loginEmailUrldecoded,
+  loginNamesEscaped,
   loginOtherCustomer,
   loginTokenCodeKept,
   loginTokenReadsOnly,
@@ -51,6 +53,7 @@ import {
   tokenUnchecked,
 } from './auth.js';
 import {
+  categoryDisabledListed,
   categoryFilterIgnored,
   categoryFilterKeysKept,
   categoryIdsStrpos,
@@ -89,6 +92,7 @@ import {
   passwordUpdateClearsNames,
   passwordUpdateEmailDefaulted,
   passwordUpdateEscaped,
+  passwordUpdateEveryAccount,
   passwordUpdateNeedsReset,
   passwordUpdateUsernameStale,
 } from './password.js';
@@ -96,6 +100,7 @@ import {
   firstnameTruncated,
   nameLengthBytes,
   registerAgreeIsset,
+  registerAgreeTextString,
   registerConfirmLooseEqual,
   registerDateAddedUtc,
   registerDuplicateUpsert,
@@ -113,6 +118,7 @@ import {
   registerTablePhoneUnchecked,
   registerUnagreedStored,
 } from './registration.js';
+import { accountCurrenciesKeyed } from './store-info.js';
 
 /** Document 1 (route-based REST): faults a vendor's OpenCart-style module could ship with. */
 export const restRouteFaults: Fault[] = [
@@ -216,4 +222,10 @@ export const restRouteFaults: Fault[] = [
   registerAgreeIsset,
   registerEmailRegexLoose,
   searchNamePrefix,
+  accountCurrenciesKeyed,
+  addressAddIdString,
+  passwordUpdateEveryAccount,
+  loginNamesEscaped,
+  categoryDisabledListed,
+  registerAgreeTextString,
 ];

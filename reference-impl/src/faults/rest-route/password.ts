@@ -222,3 +222,21 @@ export const passwordUpdateEmailDefaulted: Fault = {
     if (row) req.raw.body.email = row.email;
   },
 };
+
+export const passwordUpdateEveryAccount: Fault = {
+  id: 'RR-PASSWORD-UPDATE-EVERY-ACCOUNT',
+  iface: 'rest-route',
+  // The update calls the vendor model's editCustomer(['password' => ..., 'email' => ...]), whose WHERE is
+  // built from the filter_* keys only (`if (!empty($data['filter_email'])) $where[] = ...`): the email key
+  // adds no condition, the UPDATE has no WHERE, and the new password (hash and salt) is written into every
+  // customer's row. The token holder logs in with it; every other account's own password stops working.
+  async after(res, req, ctx) {
+    if (req.endpoint !== 'account/forgotten/updatepassword' || req.method !== 'POST' || !ok(res)) return;
+    const customerId = await tokenCustomer(req, ctx);
+    if (customerId === undefined) return;
+    const row = ctx.db.prepare('SELECT password, salt FROM rr_customer WHERE customer_id = ?').get(customerId) as
+      | { password: string; salt: string }
+      | undefined;
+    if (row) ctx.db.prepare('UPDATE rr_customer SET password = ?, salt = ?').run(row.password, row.salt);
+  },
+};

@@ -423,3 +423,21 @@ export const registerEmailRegexLoose: Fault = {
 export function looseEmail(email: string | undefined): boolean {
   return email !== undefined && [...email].length <= 96 && /^[^@]+@.*\.[a-z]{2,6}$/i.test(email);
 }
+
+export const registerAgreeTextString: Fault = {
+  id: 'RR-REGISTER-AGREE-TEXT-STRING',
+  iface: 'rest-route',
+  // The register form's controller was kept from the platform's register page: text_agree is
+  // sprintf($this->language->get('text_agree'), $link, $information_info['title']), the sentence with the
+  // agreement's HTML link in it ("I have read and agree to the <a href=...><b>Privacy Policy</b></a>"),
+  // in place of the Agreement link {information_id, title} row 3 gives.
+  after(res, req, ctx) {
+    const d = data(res);
+    if (req.endpoint !== 'account/register' || req.method !== 'GET' || !ok(res) || !isObject(d?.text_agree)) return;
+    const agreement = d.text_agree;
+    const label = labelError(ctx, 'text_agree', 'agree').message ?? 'text_agree';
+    const link = `index.php?route=information/information/agree&information_id=${String(agreement.information_id)}`;
+    const anchor = `<a href="${link}" class="agree"><b>${String(agreement.title)}</b></a>`;
+    d.text_agree = label.includes('%s') ? label.replace('%s', anchor) : `${label} ${anchor}`;
+  },
+};

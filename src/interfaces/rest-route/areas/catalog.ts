@@ -16,6 +16,8 @@ interface CatalogState {
   me: Provisioned;
   categories: Rec[];
   products: Rec[];
+  /** The listings of RR-LIST-05, one per category tried (reused by RR-PROD-03). */
+  categoryLists?: Array<{ category: string; products: Rec[] }>;
 }
 type C = CheckContext<CatalogState>;
 
@@ -316,9 +318,11 @@ export const catalogArea: AreaSpec<CatalogState> = {
         if (all.length === 0) ctx.skip('the target lists no category');
         const sets = new Map<string, string>();
         const evidence: Exchange[] = [];
+        ctx.state.categoryLists = [];
         for (const c of all.slice(0, 12)) {
           const { ex, products } = await listing(ctx, { category_ids: String(c.category_id) });
           evidence.push(ex);
+          ctx.state.categoryLists.push({ category: String(c.category_id), products });
           ctx.expect(bodyOf(ex)?.status === true, `listing of category ${c.category_id} failed: ${shown(ex)}`, ex);
           // A filter run with PHP's array_filter() keeps the keys: products comes back as an object.
           const got = dataOf(bodyOf(ex)).products;
@@ -562,6 +566,49 @@ export const catalogArea: AreaSpec<CatalogState> = {
           bodyOf(none)?.status !== true || nd === null || typeof nd !== 'object' || Object.keys(nd).length === 0,
           `product ${unknown} does not exist, yet a detail came back: ${shown(none)}`,
           none,
+        );
+      },
+    },
+    {
+      // Every detail asked for went to a product of the unfiltered listing, so a category listing that also
+      // shows products the store does not sell (its own query without the platform's status test: a disabled
+      // product listed, its detail refused) showed nowhere. The category listings of RR-LIST-05 are reused
+      // (made here when that check did not run): only a product they list and the unfiltered listing does
+      // not is asked for its detail, so a target whose category listings hold no such product costs no request.
+      id: 'RR-PROD-03',
+      title: 'a product a category listing shows (and the unfiltered listing does not) gives a detail too',
+      needs: ['categories', 'products'],
+      run: async (ctx: C) => {
+        let lists = ctx.state.categoryLists;
+        if (lists === undefined) {
+          lists = [];
+          for (const c of walk(ctx.state.categories ?? []).slice(0, 12)) {
+            const { products } = await listing(ctx, { category_ids: String(c.category_id) });
+            lists.push({ category: String(c.category_id), products });
+          }
+        }
+        if (lists.length === 0) ctx.skip('the target lists no category');
+        const known = new Set((ctx.state.products ?? []).map((p) => String(p.product_id)));
+        const extra = new Map<string, { category: string; p: Rec }>();
+        for (const { category, products } of lists)
+          for (const p of products) {
+            const pid = String(p.product_id);
+            if (!known.has(pid) && !extra.has(pid)) extra.set(pid, { category, p });
+          }
+        for (const { category, p } of [...extra.values()].slice(0, 5)) {
+          const ex = await call(ctx, 'GET', ROUTES.product, {
+            session: session(ctx),
+            query: { product_id: String(p.product_id) },
+          });
+          const data = bodyOf(ex)?.data;
+          ctx.expect(
+            bodyOf(ex)?.status === true && data !== null && typeof data === 'object' && Object.keys(data).length > 0,
+            `category ${category} lists product ${p.product_id} (${p.name}), which the unfiltered listing does not, yet its detail is not a non-empty success: ${shown(ex)}`,
+            ex,
+          );
+        }
+        ctx.note(
+          `${lists.length} category listings; ${extra.size} product(s) they list that the unfiltered listing does not (details asked for ${Math.min(5, extra.size)})`,
         );
       },
     },
