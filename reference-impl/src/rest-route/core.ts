@@ -244,7 +244,6 @@ export function flag(source: Record<string, unknown>, ...names: string[]): boole
   return undefined;
 }
 
-/** Length in characters (code points), as the documents' limits count them. */
 /** Characters (code points), as the documents count lengths; without a surrogate pair that is `s.length`. */
 export function length(s: string): number {
   return /[\uD800-\uDFFF]/.test(s) ? [...s].length : s.length;

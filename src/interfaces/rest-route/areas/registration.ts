@@ -201,7 +201,8 @@ export const registrationArea: AreaSpec<RegistrationState> = {
     },
     {
       id: 'RR-REG-05',
-      title: 'first and last name: 32 characters and the 1-character "0" accepted; 33 and empty refused',
+      title:
+        'first and last name: 32 characters (ASCII, accented, outside the BMP) and the 1-character "0" accepted; 33 and empty refused',
       needs: ['reading'],
       run: async (ctx: C) => {
         // The lastname is the 1-character "0", the limit's other end: a validator written with PHP's
@@ -215,6 +216,14 @@ export const registrationArea: AreaSpec<RegistrationState> = {
         await accepted(ctx, 'register with a 32-character firstname and lastname of accented letters', {
           firstname: `\u00c9${'\u00e9'.repeat(31)}`,
           lastname: `\u00d6${'\u00fc'.repeat(31)}`,
+        });
+        // And 32 characters each outside the BMP (CJK Extension B, as names are written: one code point, 4 bytes in
+        // UTF-8, 2 UTF-16 units each): a target that counts UTF-16 units, as JavaScript's length does, takes them
+        // for 64 and refuses the name. Part 8's "characters" are characters, and RR-ADDR-05 already asks that such
+        // characters be kept as sent.
+        const extB = ['\u{20BB7}', '\u{2000B}', '\u{2123D}', '\u{20B9F}'];
+        await accepted(ctx, 'register with a 32-character firstname of characters outside the BMP', {
+          firstname: Array.from({ length: 32 }, (_, i) => extB[i % extB.length]).join(''),
         });
         await refused(ctx, 'register with a 33-character firstname', ['error_firstname', 'firstname', 'first_name'], {
           firstname: 'F'.repeat(33),
