@@ -50,12 +50,14 @@ import {
   categoryIgnored,
   pageIgnored,
   pagesAtLeastOne,
+  pagesCountJoinedRows,
   pagesTruncated,
   pagesUnfiltered,
   productIdString,
   productNeedsToken,
   productsLastPageFilled,
   productsLookaheadKept,
+  productsOffsetPageTimesSize,
   searchIgnored,
 } from './catalog.js';
 import {
@@ -73,6 +75,7 @@ import {
   searchSkuOrUngrouped,
 } from './filters.js';
 import {
+  orderCouponDiscountTwice,
   orderCouponsQueryOnly,
   orderDateString,
   orderEmptyCartAccepted,
@@ -84,9 +87,12 @@ import {
   orderQtyOne,
   ordersByBillingEmail,
   ordersCountryFromCustomer,
+  ordersItemsKeyedByItemId,
+  ordersLengthFromEnd,
   ordersListStale,
   ordersLookaheadDropped,
   ordersOffsetNeedsLimit,
+  ordersPagedOldestFirst,
   ordersSliceMinusOne,
   ordersStartPaged,
   orderTitleFromGateway,
@@ -200,4 +206,10 @@ export const shopFaults: Fault[] = [
   removeTotalsStale,
   ordersByBillingEmail,
   updateFailureNoMessage,
+  pagesCountJoinedRows,
+  productsOffsetPageTimesSize,
+  ordersItemsKeyedByItemId,
+  orderCouponDiscountTwice,
+  ordersLengthFromEnd,
+  ordersPagedOldestFirst,
 ];
