@@ -228,3 +228,21 @@ export const productsOffsetPageTimesSize: Fault = {
     }
   },
 };
+
+export const productsLastPageStatusFalse: Fault = {
+  id: 'SHOP-PRODUCTS-LAST-PAGE-STATUS-FALSE',
+  iface: 'rest-v1-shop',
+  // The listing tells the app's infinite scroll to stop with the envelope's status: `if ( $page >= $query->max_num_pages )
+  // return $this->response( false, array(), __( 'No more products.' ), $data );` where it means "the last page", so the
+  // last page of every listing answers status false and a failure message beside its products (a listing of one page
+  // on its page 1). The pages before the last, and a listing with no match, read as before.
+  after(res, req) {
+    if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined || !isObject(res.body)) return;
+    const data = isObject(res.body.data) ? res.body.data : undefined;
+    if (res.body.status !== true || !data || !Array.isArray(data.products) || data.products.length === 0) return;
+    const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+    if (typeof data.total_pages !== 'number' || Number(q.page) < data.total_pages) return;
+    res.body.status = false;
+    res.body.message = 'No more products.';
+  },
+};

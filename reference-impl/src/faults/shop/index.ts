@@ -56,6 +56,7 @@ import {
   productIdString,
   productNeedsToken,
   productsLastPageFilled,
+  productsLastPageStatusFalse,
   productsLookaheadKept,
   productsOffsetPageTimesSize,
   searchIgnored,
@@ -212,4 +213,5 @@ export const shopFaults: Fault[] = [
   orderCouponDiscountTwice,
   ordersLengthFromEnd,
   ordersPagedOldestFirst,
+  productsLastPageStatusFalse,
 ];
