@@ -1,6 +1,6 @@
 import { PAGE_SIZE } from '../../shop/catalog.js';
 import { identify } from '../../shop/common.js';
-import { type Fault, isObject } from '../model.js';
+import { type Fault, type FaultRequest, isObject } from '../model.js';
 import { INNER_LISTING, ignoreParam } from './shared.js';
 
 export const productIdString: Fault = {
@@ -155,5 +155,94 @@ export const pagesAtLeastOne: Fault = {
   after(res, req) {
     if (req.endpoint !== '/products' || !isObject(res.body) || !isObject(res.body.data)) return;
     if (res.body.data.total_pages === 0) res.body.data.total_pages = 1;
+  },
+};
+
+/** A listing page asked of the reference itself (marked, so the faults leave it alone), with the request's token and filters. */
+async function innerPage(req: FaultRequest, page: number): Promise<unknown[] | undefined> {
+  const url = new URL(req.raw.url, 'http://reference');
+  if (req.method === 'GET') url.searchParams.set('page', String(page));
+  const inner = await req.raw.server.inject({
+    method: req.method as 'GET' | 'POST',
+    url: `${url.pathname}${url.search}`,
+    headers: {
+      ...(Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<string, string>),
+      [INNER_LISTING]: '1',
+    },
+    ...(req.method === 'GET' ? {} : { payload: { ...(isObject(req.raw.body) ? req.raw.body : {}), page: String(page) } }),
+  });
+  const products = (JSON.parse(inner.body) as { data?: { products?: unknown[] } }).data?.products;
+  return Array.isArray(products) ? products : undefined;
+}
+
+export const pagesCountJoinedRows: Fault = {
+  id: 'SHOP-PAGES-COUNT-JOINED-ROWS',
+  iface: 'rest-v1-shop',
+  // The listing counts its matches for total_pages with its own SQL, the listing's FROM wp_posts LEFT JOIN
+  // wp_term_relationships (the product_cat join that the categories filter needs) under SELECT COUNT(*) instead of
+  // COUNT(DISTINCT p.ID): the page query has GROUP BY p.ID, the count has not, so a product filed in two categories is
+  // counted twice. The catalog of 30 (three products in two categories) counts 33 rows and answers total_pages 4, whose
+  // page lists nothing; a listing filtered by one category counts each product once and reads as before.
+  async after(res, req, ctx) {
+    if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined) return;
+    const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
+    if (!data || typeof data.total_pages !== 'number' || data.total_pages < 1 || data.total_pages > 100) return;
+    const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+    const slugs = [q.categories, q['categories[]']]
+      .flat()
+      .flatMap((v) => (typeof v === 'string' ? v.split(',') : []))
+      .map((s) => s.trim().toLowerCase())
+      .filter((s) => s !== '');
+    const ids: number[] = [];
+    for (let p = 1; p <= data.total_pages; p++) {
+      const products = await innerPage(req, p);
+      if (!products) return;
+      for (const product of products) if (isObject(product) && typeof product.id === 'number') ids.push(product.id);
+    }
+    const joined = ctx.db.prepare(
+      `SELECT lower(c.slug) AS slug, lower(c.name) AS name FROM shop_product_categories pc
+       JOIN shop_categories c ON c.id = pc.category_id WHERE pc.product_id = ?`,
+    );
+    let rows = 0;
+    for (const id of ids) {
+      const cats = joined.all(id) as { slug: string; name: string }[];
+      const matched =
+        slugs.length === 0 ? cats.length : cats.filter((c) => slugs.includes(c.slug) || slugs.includes(c.name)).length;
+      rows += Math.max(1, matched);
+    }
+    data.total_pages = Math.ceil(rows / PAGE_SIZE);
+  },
+};
+
+export const productsOffsetPageTimesSize: Fault = {
+  id: 'SHOP-PRODUCTS-OFFSET-PAGE-TIMES-SIZE',
+  iface: 'rest-v1-shop',
+  // The listing passes WP_Query 'offset' => $page * $per_page (which overrides 'paged') where ($page - 1) * $per_page
+  // is meant: page 1 starts at the 11th product, the catalog's first page of products is never listed, and the page
+  // that total_pages names (found_posts is not changed by the offset) lists nothing.
+  before(req) {
+    if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined) return;
+    for (const holder of [req.query, req.raw.body]) {
+      if (!isObject(holder) || !/^[1-9]\d{0,5}$/.test(String(holder.page))) continue;
+      holder.page = typeof holder.page === 'number' ? holder.page + 1 : String(Number(holder.page) + 1);
+    }
+  },
+};
+
+export const productsLastPageStatusFalse: Fault = {
+  id: 'SHOP-PRODUCTS-LAST-PAGE-STATUS-FALSE',
+  iface: 'rest-v1-shop',
+  // The listing tells the app's infinite scroll to stop with the envelope's status: `if ( $page >= $query->max_num_pages )
+  // return $this->response( false, array(), __( 'No more products.' ), $data );` where it means "the last page", so the
+  // last page of every listing answers status false and a failure message beside its products (a listing of one page
+  // on its page 1). The pages before the last, and a listing with no match, read as before.
+  after(res, req) {
+    if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined || !isObject(res.body)) return;
+    const data = isObject(res.body.data) ? res.body.data : undefined;
+    if (res.body.status !== true || !data || !Array.isArray(data.products) || data.products.length === 0) return;
+    const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
+    if (typeof data.total_pages !== 'number' || Number(q.page) < data.total_pages) return;
+    res.body.status = false;
+    res.body.message = 'No more products.';
   },
 };

@@ -50,12 +50,15 @@ import {
   categoryIgnored,
   pageIgnored,
   pagesAtLeastOne,
+  pagesCountJoinedRows,
   pagesTruncated,
   pagesUnfiltered,
   productIdString,
   productNeedsToken,
   productsLastPageFilled,
+  productsLastPageStatusFalse,
   productsLookaheadKept,
+  productsOffsetPageTimesSize,
   searchIgnored,
 } from './catalog.js';
 import {
@@ -73,6 +76,7 @@ import {
   searchSkuOrUngrouped,
 } from './filters.js';
 import {
+  orderCouponDiscountTwice,
   orderCouponsQueryOnly,
   orderDateString,
   orderEmptyCartAccepted,
@@ -84,9 +88,12 @@ import {
   orderQtyOne,
   ordersByBillingEmail,
   ordersCountryFromCustomer,
+  ordersItemsKeyedByItemId,
+  ordersLengthFromEnd,
   ordersListStale,
   ordersLookaheadDropped,
   ordersOffsetNeedsLimit,
+  ordersPagedOldestFirst,
   ordersSliceMinusOne,
   ordersStartPaged,
   orderTitleFromGateway,
@@ -200,4 +207,11 @@ export const shopFaults: Fault[] = [
   removeTotalsStale,
   ordersByBillingEmail,
   updateFailureNoMessage,
+  pagesCountJoinedRows,
+  productsOffsetPageTimesSize,
+  ordersItemsKeyedByItemId,
+  orderCouponDiscountTwice,
+  ordersLengthFromEnd,
+  ordersPagedOldestFirst,
+  productsLastPageStatusFalse,
 ];

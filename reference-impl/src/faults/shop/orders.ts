@@ -442,3 +442,80 @@ export const ordersByBillingEmail: Fault = {
     })();
   },
 };
+
+export const ordersItemsKeyedByItemId: Fault = {
+  id: 'SHOP-ORDERS-ITEMS-KEYED-BY-ITEM-ID',
+  iface: 'rest-v1-shop',
+  // GET /orders builds each order's items with array_map() over $order->get_items(), which WooCommerce keys by the
+  // order item id: array_map() keeps the keys, so json_encode() writes items as an object {"<item id>": {item_name,
+  // quantity}, ...} instead of a list (no order's item ids start at 0).
+  after(res, req, ctx) {
+    if (req.endpoint !== '/orders' || req.method !== 'GET') return;
+    const orders = isObject(res.body) && isObject(res.body.data) ? res.body.data.orders : undefined;
+    if (!Array.isArray(orders)) return;
+    const itemIds = ctx.db.prepare('SELECT id FROM shop_order_items WHERE order_id = ? ORDER BY id');
+    for (const order of orders) {
+      if (!isObject(order) || typeof order.order_id !== 'number' || !Array.isArray(order.items)) continue;
+      const ids = (itemIds.all(order.order_id) as { id: number }[]).map((r) => r.id);
+      if (ids.length !== order.items.length) continue;
+      order.items = Object.fromEntries(order.items.map((item, i) => [String(ids[i]), item]));
+    }
+  },
+};
+
+export const orderCouponDiscountTwice: Fault = {
+  id: 'SHOP-ORDER-COUPON-DISCOUNT-TWICE',
+  iface: 'rest-v1-shop',
+  // order create applies the coupons to the cart, then stores $order->set_total(WC()->cart->get_total('edit') -
+  // WC()->cart->get_discount_total()): the cart's total already has the discount taken off, so an order with a coupon
+  // is saved (and listed by GET /orders) with the discount taken off twice. An order without a coupon reads as before.
+  after(res, req, ctx) {
+    if (req.endpoint !== '/order/create' || !isObject(res.body) || res.body.status !== true) return;
+    const data = isObject(res.body.data) ? res.body.data : undefined;
+    if (!data || typeof data.order_id !== 'number') return;
+    const row = ctx.db.prepare('SELECT discount_cents, total_cents FROM shop_orders WHERE id = ?').get(data.order_id) as
+      | { discount_cents: number; total_cents: number }
+      | undefined;
+    if (!row || row.discount_cents <= 0) return;
+    const total = Math.max(0, row.total_cents - row.discount_cents);
+    ctx.db.prepare('UPDATE shop_orders SET total_cents = ? WHERE id = ?').run(total, data.order_id);
+    data.total = money(total);
+  },
+};
+
+export const ordersLengthFromEnd: Fault = {
+  id: 'SHOP-ORDERS-LENGTH-FROM-END',
+  iface: 'rest-v1-shop',
+  // GET /orders pages the account's orders with array_slice( $orders, $start, $start + $limit ), the end index where
+  // array_slice() takes a length: a start of 0, or no limit, reads as before, but start=1&limit=1 lists two orders
+  // and start=1&limit=2 three, as far as the account has them.
+  before(req) {
+    if (req.endpoint !== '/orders' || req.method !== 'GET') return;
+    const start = req.query.start;
+    const limit = req.query.limit;
+    if (typeof start !== 'string' || typeof limit !== 'string' || !/^\d{1,6}$/.test(start) || !/^\d{1,6}$/.test(limit)) return;
+    if (Number(start) > 0 && Number(limit) > 0) req.query.limit = String(Number(start) + Number(limit));
+  },
+};
+
+export const ordersPagedOldestFirst: Fault = {
+  id: 'SHOP-ORDERS-PAGED-OLDEST-FIRST',
+  iface: 'rest-v1-shop',
+  // GET /orders answers wc_get_orders( array( 'customer_id' => $user_id ) ), newest first, when no start or limit is
+  // sent; with either, the add-on runs its own $wpdb query with LIMIT/OFFSET and ORDER BY ID (ascending by default):
+  // the paged listing walks the orders oldest first, so limit=1 lists the account's first order where the unpaged
+  // list starts with its latest, and start skips the oldest orders instead of the newest.
+  async after(res, req, ctx) {
+    if (req.endpoint !== '/orders' || req.method !== 'GET' || !isObject(res.body) || res.body.status !== true) return;
+    if (req.query.start === undefined && req.query.limit === undefined) return;
+    const data = isObject(res.body.data) ? res.body.data : undefined;
+    const page = paging(req.query);
+    if (!data || !page.ok) return;
+    const user = await identify(req.raw, ctx);
+    if ('status' in user) return;
+    const rows = ctx.db
+      .prepare('SELECT * FROM shop_orders WHERE user_id = ? ORDER BY id ASC LIMIT ? OFFSET ?')
+      .all(user.id, page.limit, page.start) as OrderRow[];
+    data.orders = rows.map((o) => orderSummary(ctx, o));
+  },
+};

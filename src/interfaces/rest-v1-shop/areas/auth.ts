@@ -304,13 +304,23 @@ export const authArea: AreaSpec<AuthState> = {
     },
     {
       id: 'SHOP-ENV-02',
-      title: 'successful requests answer status true: login, products page 1, a listed product',
+      title: 'successful requests answer status true: login, products page 1 and the last page (total_pages), a listed product',
       needs: ['account'],
       run: async (ctx: C) => {
         const a = ctx.state.account!;
         const exs = [await login(ctx, a.username, a.password), await listProducts(ctx, { page: 1 })];
-        const first = (tryJson(exs[1]!)?.data as { products?: { id: number }[] } | undefined)?.products?.[0];
+        const listing = tryJson(exs[1]!)?.data as { products?: { id: number }[]; total_pages?: unknown } | undefined;
+        const first = listing?.products?.[0];
         if (first) exs.push(await getProduct(ctx, first.id, { known: true }));
+        // The last page lists products as well: a success like page 1 (found by the fault catalog: a listing that
+        // answered status false on its last page to stop an app's infinite scroll).
+        const lastPage = listing?.total_pages;
+        if (typeof lastPage === 'number' && Number.isInteger(lastPage) && lastPage >= 2 && lastPage <= 1000) {
+          const last = await listProducts(ctx, { page: lastPage });
+          const products = (tryJson(last)?.data as { products?: unknown } | undefined)?.products;
+          if (Array.isArray(products) && products.length > 0) exs.push(last);
+          else ctx.note(`page ${lastPage} (total_pages) lists no product: not judged here (SHOP-PROD-05's)`);
+        }
         for (const ex of exs) {
           const body = bareEnvelope(ctx, ex);
           ctx.expect(

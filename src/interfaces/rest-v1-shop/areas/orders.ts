@@ -328,7 +328,9 @@ export const ordersArea: AreaSpec<OrderState> = {
           (o) =>
             o.payment_method === method &&
             o.billing_country === COUNTRY &&
-            lines.every(([p, q]) => o.items.some((i) => i.item_name === p.name && Number(i.quantity) === q)),
+            lines.every(
+              ([p, q]) => Array.isArray(o.items) && o.items.some((i) => i.item_name === p.name && Number(i.quantity) === q),
+            ),
         );
         ctx.expect(
           found,
@@ -506,17 +508,19 @@ export const ordersArea: AreaSpec<OrderState> = {
       // Found by mutation testing: a GET /orders that ignored start and limit survived the suite.
       id: 'SHOP-ORD-08',
       title:
-        'GET /orders with limit=1 lists the first order only; with start=1, every order but the first; start=1&limit=2 the next two',
+        'GET /orders with limit=1 lists the first order only; with start=1, every order but the first; start=1&limit=2 the next two, start=1&limit=1 the second alone',
       needs: ['mine'],
       run: async (ctx: C) => {
         const token = ctx.state.account!.token;
-        if (ctx.state.mine!.length < 2) {
+        // Three orders at least: a window that starts past the first order and ends before the last one tells a
+        // count from an end index (found by the fault catalog: array_slice( $orders, $start, $start + $limit )).
+        for (let n = ctx.state.mine!.length; n < 3; n++) {
           const { product } = await addPurchasable(ctx, token, 1);
           const method = ctx.data('SFC_SHOP_PAYMENT_METHOD')!;
           const ex = await createOrder(ctx, method);
           const accepted = envelope(ctx, ex, 'order-create').status === true;
-          if (!accepted) await skipIfOutOfStock(ctx, [[product.id, 1]], 'a second order of the account was refused');
-          ctx.expect(accepted, 'a second order of the account was not accepted', ex);
+          if (!accepted) await skipIfOutOfStock(ctx, [[product.id, 1]], `order ${n + 1} of the account was refused`);
+          ctx.expect(accepted, `order ${n + 1} of the account was not accepted`, ex);
         }
         const ids = async (query?: Record<string, string>) => {
           const ex = await call(ctx, 'GET', '/orders', { token, ...(query ? { query } : {}) });
@@ -524,7 +528,7 @@ export const ordersArea: AreaSpec<OrderState> = {
           return { ex, ids: ((body.data as { orders?: OrderSummary[] } | undefined)?.orders ?? []).map((o) => o.order_id) };
         };
         const all = await ids();
-        ctx.expect(all.ids.length >= 2, `GET /orders lists ${all.ids.length} order(s) of an account that placed two`, all.ex);
+        ctx.expect(all.ids.length >= 3, `GET /orders lists ${all.ids.length} order(s) of an account that placed three`, all.ex);
         const one = await ids({ limit: '1' });
         ctx.expect(
           JSON.stringify(one.ids) === JSON.stringify(all.ids.slice(0, 1)),
@@ -547,6 +551,14 @@ export const ordersArea: AreaSpec<OrderState> = {
           `GET /orders?start=1&limit=2 lists [${window.ids.join(', ')}]; orders 2 and 3 of the unpaged list are [${all.ids.slice(1, 3).join(', ')}]`,
           all.ex,
           window.ex,
+        );
+        // limit is a count from start, not an end index: start=1&limit=1 lists the second order alone.
+        const second = await ids({ start: '1', limit: '1' });
+        ctx.expect(
+          JSON.stringify(second.ids) === JSON.stringify(all.ids.slice(1, 2)),
+          `GET /orders?start=1&limit=1 lists [${second.ids.join(', ')}]; order 2 of the unpaged list is [${all.ids.slice(1, 2).join(', ')}]`,
+          all.ex,
+          second.ex,
         );
       },
     },
