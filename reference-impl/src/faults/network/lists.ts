@@ -107,21 +107,35 @@ const pageParam = (v: unknown, fallback: number): number =>
   typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number.parseInt(v, 10) : fallback;
 
 /**
+ * A commission list the handler answered (its table, the caller's user_key, and the page asked for), for the
+ * faults that answer it again their own way; undefined when the handler refused or the caller has no key.
+ */
+async function commissionPage(
+  res: FaultResponse,
+  req: FaultRequest,
+  ctx: AppContext,
+): Promise<{ body: Record<string, unknown>; table: string; key: string; start: number; limit: number } | undefined> {
+  const table = req.endpoint.slice(1);
+  if (!isObject(res.body) || res.body.status !== true || !Array.isArray(res.body[table])) return undefined;
+  const user = await callerOf(req, ctx);
+  const key = user ? userKeyOf(ctx.db, user.ID) : null;
+  if (!key) return undefined;
+  const body = res.body;
+  return { body, table, key, start: pageParam(req.query.start, 0), limit: Math.min(pageParam(req.query.limit, 10), 100) };
+}
+
+/**
  * The commission lists ordered by status alone (unpaid first) under LIMIT start, limit: the paid
  * commissions tie, and their order depends on the size of the queue (start + limit), so pages of
  * different offsets disagree, and walking them gives one commission twice and another never.
  */
 async function commissionsByStatus(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
-  const table = req.endpoint.slice(1);
-  if (!isObject(res.body) || res.body.status !== true || !Array.isArray(res.body[table])) return;
-  const user = await callerOf(req, ctx);
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
-  if (!key) return;
-  const start = pageParam(req.query.start, 0);
-  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  const page = await commissionPage(res, req, ctx);
+  if (!page) return;
+  const { body, table, key, start, limit } = page;
   const rows = ctx.db.prepare(`SELECT * FROM net_${table} WHERE user_key = ? ORDER BY id`).all(key) as Row[];
   const sorted = boundedSort(rows, start + limit, (a, b) => String(a.status).localeCompare(String(b.status)));
-  res.body[table] = sorted.slice(start, start + limit).map(commissionJson);
+  body[table] = sorted.slice(start, start + limit).map(commissionJson);
 }
 
 /** The table behind each paged list endpoint. */
@@ -413,17 +427,13 @@ export const payoutDetailsKeyedById: Fault = {
  * member's unpaid commissions join the caller's own, paged with them (ordered by id).
  */
 async function commissionsStatusOr(res: FaultResponse, req: FaultRequest, ctx: AppContext): Promise<void> {
-  const table = req.endpoint.slice(1);
-  if (!isObject(res.body) || res.body.status !== true || !Array.isArray(res.body[table])) return;
-  const user = await callerOf(req, ctx);
-  const key = user ? userKeyOf(ctx.db, user.ID) : null;
-  if (!key) return;
-  const start = pageParam(req.query.start, 0);
-  const limit = Math.min(pageParam(req.query.limit, 10), 100);
+  const page = await commissionPage(res, req, ctx);
+  if (!page) return;
+  const { body, table, key, start, limit } = page;
   const rows = ctx.db
     .prepare(`SELECT * FROM net_${table} WHERE user_key = ? AND status = '1' OR status = '0' ORDER BY id LIMIT ? OFFSET ?`)
     .all(key, limit, start) as Row[];
-  res.body[table] = rows.map(commissionJson);
+  body[table] = rows.map(commissionJson);
 }
 
 export const commissionsStatusOrUngrouped: Fault = {

@@ -1,7 +1,7 @@
 import { PAGE_SIZE } from '../../shop/catalog.js';
 import { identify } from '../../shop/common.js';
-import { type Fault, type FaultRequest, isObject } from '../model.js';
-import { INNER_LISTING, ignoreParam } from './shared.js';
+import { type Fault, isObject } from '../model.js';
+import { INNER_LISTING, ignoreParam, innerListing } from './shared.js';
 
 export const productIdString: Fault = {
   id: 'SHOP-PRODUCT-ID-STRING',
@@ -55,17 +55,7 @@ export const productsLastPageFilled: Fault = {
     const page = Number(req.query.page);
     if (req.endpoint !== '/products' || req.method !== 'GET' || !data || !Array.isArray(data.products)) return;
     if (!Number.isInteger(page) || page < 2 || page !== data.total_pages || data.products.length >= PAGE_SIZE) return;
-    const url = new URL(req.raw.url, 'http://reference');
-    url.searchParams.set('page', String(page - 1));
-    const before = await req.raw.server.inject({
-      method: 'GET',
-      url: `${url.pathname}${url.search}`,
-      headers: Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<
-        string,
-        string
-      >,
-    });
-    const previous = (JSON.parse(before.body) as { data?: { products?: unknown[] } }).data?.products;
+    const previous = (await innerListing(req, page - 1))?.products;
     if (!Array.isArray(previous)) return;
     data.products = [...previous.slice(data.products.length - PAGE_SIZE), ...data.products];
   },
@@ -79,7 +69,7 @@ export const pagesTruncated: Fault = {
   // (categories=clothing: 14 products, pages of 10) reports one page too few, and a listing of fewer matches than a
   // page reports total_pages 0 beside its products. Listings of whole pages (the catalog of 30) read as before.
   async after(res, req) {
-    if (req.endpoint !== '/products' || req.raw.headers['x-sfc-fault-count'] !== undefined) return;
+    if (req.endpoint !== '/products' || req.raw.headers[INNER_LISTING] !== undefined) return;
     const data = isObject(res.body) && isObject(res.body.data) ? res.body.data : undefined;
     if (!data || typeof data.total_pages !== 'number' || data.total_pages < 1 || !Array.isArray(data.products)) return;
     const total = data.total_pages;
@@ -87,15 +77,7 @@ export const pagesTruncated: Fault = {
     let lastPage = Number(q.page) === total ? data.products.length : undefined;
     if (lastPage === undefined) {
       // The handler's own count is not at hand at the edge: the listing's last page is asked for, and its length tells.
-      const url = new URL(req.raw.url, 'http://reference');
-      if (req.method === 'GET') url.searchParams.set('page', String(total));
-      const inner = await req.raw.server.inject({
-        method: req.method as 'GET' | 'POST',
-        url: `${url.pathname}${url.search}`,
-        headers: { ...req.raw.headers, 'x-sfc-fault-count': '1' },
-        ...(req.method === 'GET' ? {} : { payload: { ...(isObject(req.raw.body) ? req.raw.body : {}), page: String(total) } }),
-      });
-      const products = (JSON.parse(inner.body) as { data?: { products?: unknown[] } }).data?.products;
+      const products = (await innerListing(req, total))?.products;
       if (!Array.isArray(products)) return;
       lastPage = products.length;
     }
@@ -117,18 +99,7 @@ export const productsLookaheadKept: Fault = {
     const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
     const page = Number(q.page);
     if (!Number.isInteger(page) || typeof data.total_pages !== 'number' || page >= data.total_pages) return;
-    const url = new URL(req.raw.url, 'http://reference');
-    if (req.method === 'GET') url.searchParams.set('page', String(page + 1));
-    const next = await req.raw.server.inject({
-      method: req.method as 'GET' | 'POST',
-      url: `${url.pathname}${url.search}`,
-      headers: {
-        ...(Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<string, string>),
-        [INNER_LISTING]: '1',
-      },
-      ...(req.method === 'GET' ? {} : { payload: { ...(isObject(req.raw.body) ? req.raw.body : {}), page: String(page + 1) } }),
-    });
-    const following = (JSON.parse(next.body) as { data?: { products?: unknown[] } }).data?.products;
+    const following = (await innerListing(req, page + 1))?.products;
     if (Array.isArray(following) && following.length > 0) data.products = [...data.products, following[0]];
   },
 };
@@ -158,23 +129,6 @@ export const pagesAtLeastOne: Fault = {
   },
 };
 
-/** A listing page asked of the reference itself (marked, so the faults leave it alone), with the request's token and filters. */
-async function innerPage(req: FaultRequest, page: number): Promise<unknown[] | undefined> {
-  const url = new URL(req.raw.url, 'http://reference');
-  if (req.method === 'GET') url.searchParams.set('page', String(page));
-  const inner = await req.raw.server.inject({
-    method: req.method as 'GET' | 'POST',
-    url: `${url.pathname}${url.search}`,
-    headers: {
-      ...(Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<string, string>),
-      [INNER_LISTING]: '1',
-    },
-    ...(req.method === 'GET' ? {} : { payload: { ...(isObject(req.raw.body) ? req.raw.body : {}), page: String(page) } }),
-  });
-  const products = (JSON.parse(inner.body) as { data?: { products?: unknown[] } }).data?.products;
-  return Array.isArray(products) ? products : undefined;
-}
-
 export const pagesCountJoinedRows: Fault = {
   id: 'SHOP-PAGES-COUNT-JOINED-ROWS',
   iface: 'rest-v1-shop',
@@ -195,7 +149,8 @@ export const pagesCountJoinedRows: Fault = {
       .filter((s) => s !== '');
     const ids: number[] = [];
     for (let p = 1; p <= data.total_pages; p++) {
-      const products = await innerPage(req, p);
+      const listed = (await innerListing(req, p))?.products;
+      const products = Array.isArray(listed) ? listed : undefined;
       if (!products) return;
       for (const product of products) if (isObject(product) && typeof product.id === 'number') ids.push(product.id);
     }

@@ -3,7 +3,7 @@ import { PAGE_SIZE } from '../../shop/catalog.js';
 import { money, toCents } from '../../shop/common.js';
 import { likeRegex, phpFloat, rawurldecode } from '../emulation.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
-import { INNER_LISTING, ignoreParam, phpEmpty } from './shared.js';
+import { INNER_LISTING, ignoreParam, innerListing, phpEmpty } from './shared.js';
 
 /** The search keywords a request carried, taken off it before the query (SHOP-SEARCH-AFTER-PAGING). */
 const HELD_SEARCH = new WeakMap<object, string[]>();
@@ -63,23 +63,9 @@ async function relist(
   const q: Record<string, unknown> = { ...req.query, ...(isObject(req.raw.body) ? req.raw.body : {}) };
   const page = Number(q.page);
   if (!Number.isInteger(page) || page < 1) return;
-  const body: Record<string, unknown> = isObject(req.raw.body) ? { ...req.raw.body } : {};
-  for (const name of drop) delete body[name];
   const all: Record<string, unknown>[] = [];
   for (let n = 1; n <= 100; n++) {
-    const url = new URL(req.raw.url, 'http://reference');
-    for (const name of drop) url.searchParams.delete(name);
-    if (req.method === 'GET') url.searchParams.set('page', String(n));
-    const inner = await req.raw.server.inject({
-      method: req.method as 'GET' | 'POST',
-      url: `${url.pathname}${url.search}`,
-      headers: {
-        ...(Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<string, string>),
-        [INNER_LISTING]: '1',
-      },
-      ...(req.method === 'GET' ? {} : { payload: { ...body, page: String(n) } }),
-    });
-    const listed = (JSON.parse(inner.body) as { data?: { products?: unknown[]; total_pages?: number } }).data;
+    const listed = await innerListing(req, n, drop);
     if (!Array.isArray(listed?.products) || listed.products.length === 0) break;
     all.push(...listed.products.filter(isObject));
     if (n >= (listed.total_pages ?? 0)) break;

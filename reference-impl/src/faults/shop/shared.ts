@@ -24,3 +24,29 @@ export const phpEmpty = (v: unknown): boolean => v === undefined || v === null |
 
 /** The marker of a listing the emulation asks of the reference itself, which the fault leaves alone. */
 export const INNER_LISTING = 'x-sfc-fault-inner';
+
+/**
+ * Page `page` of the request's listing asked of the reference itself (marked with INNER_LISTING, so the faults leave
+ * it alone), with the request's token and filters but those named in `drop`: its data, or undefined.
+ */
+export async function innerListing(
+  req: FaultRequest,
+  page: number,
+  drop: readonly string[] = [],
+): Promise<{ products?: unknown[]; total_pages?: number } | undefined> {
+  const url = new URL(req.raw.url, 'http://reference');
+  for (const name of drop) url.searchParams.delete(name);
+  if (req.method === 'GET') url.searchParams.set('page', String(page));
+  const body: Record<string, unknown> = isObject(req.raw.body) ? { ...req.raw.body } : {};
+  for (const name of drop) delete body[name];
+  const inner = await req.raw.server.inject({
+    method: req.method as 'GET' | 'POST',
+    url: `${url.pathname}${url.search}`,
+    headers: {
+      ...(Object.fromEntries(Object.entries(req.raw.headers).filter(([k]) => k.endsWith('_token'))) as Record<string, string>),
+      [INNER_LISTING]: '1',
+    },
+    ...(req.method === 'GET' ? {} : { payload: { ...body, page: String(page) } }),
+  });
+  return (JSON.parse(inner.body) as { data?: { products?: unknown[]; total_pages?: number } }).data;
+}
