@@ -98,9 +98,12 @@ export async function runMatrix(
         log(`baseline: ${b.verdict}, failing (advisories): ${b.failed.join(', ') || 'none'} in ${(b.ms / 1000).toFixed(1)} s`),
       () => {},
     );
+    // A baseline that failed ends the matrix below; the rows meanwhile compare with nothing.
+    const baseFailed = baselineRun.then(
+      (b) => new Set(b.failed),
+      () => new Set<string>(),
+    );
     let next = 0;
-    const outcomes: Array<RunOutcome | Error> = new Array(faults.length);
-    const baseFailedOf = async () => new Set((await baselineRun).failed);
     const rows: MatrixRow[] = new Array(faults.length);
     await Promise.all(
       lanes.map(async (_, k) => {
@@ -108,10 +111,10 @@ export async function runMatrix(
         while (next < faults.length) {
           const i = next++;
           const f = faults[i] as CatalogFault;
-          outcomes[i] = await onLane(k, { fault: f.id, interfaces: [f.interface], runs: opts.runs, seed }).catch((e: unknown) =>
-            e instanceof Error ? e : new Error(String(e)),
+          const outcome = await onLane(k, { fault: f.id, interfaces: [f.interface], runs: opts.runs, seed }).catch(
+            (e: unknown) => (e instanceof Error ? e : new Error(String(e))),
           );
-          rows[i] = rowOf(f, outcomes[i] as RunOutcome | Error, await baseFailedOf().catch(() => new Set<string>()));
+          rows[i] = rowOf(f, outcome, await baseFailed);
           log(rowLine(rows[i] as MatrixRow, i, faults.length));
         }
       }),

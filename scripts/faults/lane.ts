@@ -6,7 +6,7 @@
  */
 import { join } from 'node:path';
 import { resolveSettings } from '../../src/config/load.js';
-import { DATA_KEYS } from '../../src/config/options.js';
+import { referenceData } from '../../src/config/options.js';
 import type { Settings } from '../../src/config/settings.js';
 import { SuiteSession } from '../../src/run/orchestrate.js';
 import type { RunResult } from '../../src/run/results.js';
@@ -27,7 +27,7 @@ function settingsFor(ref: Awaited<ReturnType<typeof startReferenceInProcess>>, r
         ...(req.runs ? { runs: String(req.runs) } : {}),
         'report-dir': join(ref.dir, 'report'),
       },
-      env: Object.fromEntries(DATA_KEYS.map((d) => [d.key, d.reference])),
+      env: referenceData(),
       dotenv: {},
     },
     'run',
@@ -35,7 +35,7 @@ function settingsFor(ref: Awaited<ReturnType<typeof startReferenceInProcess>>, r
 }
 
 /** What the matrix keeps of a run: the failed requirements, their levels, and what crashed. */
-export function outcomeOf(result: RunResult, ms: number): RunOutcome {
+function outcomeOf(result: RunResult, ms: number): RunOutcome {
   const failed = result.requirements.filter((q) => q.status === 'failed');
   return {
     verdict: result.verdict,

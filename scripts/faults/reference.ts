@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DATA_KEYS } from '../../src/config/options.js';
+import { referenceData } from '../../src/config/options.js';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -135,7 +135,6 @@ export function suiteCommand(ref: ReferenceChild, interfaces: readonly string[],
     '--seed',
     String(seed),
   ];
-  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1' };
-  for (const d of DATA_KEYS) env[d.key] = d.reference;
+  const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', ...referenceData() };
   return { args, env };
 }

@@ -197,7 +197,7 @@ export class SuiteTestRunner implements TestRunner {
       allowIncomplete: false,
       concurrency: 1, // informational: suite() passes the areas at once to vitest itself
       maxDurationS: 1800,
-      data: Object.fromEntries((this.options as Options).DATA_KEYS.map((d) => [d.key, d.reference])),
+      data: (this.options as Options).referenceData(),
       runId: this.runId,
     };
   }

@@ -1,5 +1,5 @@
 import { readDotenv, resolveSettings, UsageError } from '../config/load.js';
-import { DATA_KEYS, OPTIONS } from '../config/options.js';
+import { OPTIONS, referenceData } from '../config/options.js';
 import type { Settings } from '../config/settings.js';
 import { TargetUnreachable } from '../run/errors.js';
 import type { RunResult } from '../run/results.js';
@@ -90,7 +90,7 @@ async function runCommand(command: 'run' | 'self-test', args: string[], term: Te
     settings.baseUrl = ref.baseUrl;
     settings.networkApiRoot = ref.networkApiRoot;
     settings.shopApiRoot = ref.shopApiRoot;
-    settings.data = Object.fromEntries(DATA_KEYS.map((d) => [d.key, d.reference]));
+    settings.data = referenceData();
     term.info(`reference implementation on ${ref.origin} (fresh database)`);
   }
   try {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INTERFACES, type InterfaceId } from '../../src/checks/model.js';
 import { main } from '../../src/cli/main.js';
-import { DATA_KEYS } from '../../src/config/options.js';
+import { referenceData } from '../../src/config/options.js';
 import type { Settings } from '../../src/config/settings.js';
 import { verifyTarget } from '../../src/pact/verify.js';
 import { type RunningReference, startReference } from '../../src/run/reference.js';
@@ -16,7 +16,7 @@ let ref: RunningReference;
 let broken: Server;
 let brokenOrigin: string;
 
-const referenceData = Object.fromEntries(DATA_KEYS.map((d) => [d.key, d.reference]));
+const data = referenceData();
 
 function settingsFor(
   urls: { baseUrl: string; networkApiRoot: string; shopApiRoot: string },
@@ -33,7 +33,7 @@ function settingsFor(
     allowIncomplete: false,
     concurrency: 8,
     maxDurationS: 120,
-    data: referenceData,
+    data,
     runId: 'pact-test',
   };
 }

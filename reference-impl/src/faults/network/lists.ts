@@ -106,15 +106,20 @@ function boundedSort<T>(rows: T[], n: number, cmp: (a: T, b: T) => number): T[] 
 const pageParam = (v: unknown, fallback: number): number =>
   typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number.parseInt(v, 10) : fallback;
 
+/** The commission lists whose rows carry a status (paid, unpaid, cancelled). */
+const STATUS_LISTS = ['/pair_commission', '/level_commission', '/bonus_commission'];
+
 /**
- * A commission list the handler answered (its table, the caller's user_key, and the page asked for), for the
- * faults that answer it again their own way; undefined when the handler refused or the caller has no key.
+ * A commission list with a status the handler answered (its table, the caller's user_key, and the page asked for),
+ * for the faults that answer it again their own way; undefined for another endpoint, when the handler refused, or
+ * when the caller has no key.
  */
 async function commissionPage(
   res: FaultResponse,
   req: FaultRequest,
   ctx: AppContext,
 ): Promise<{ body: Record<string, unknown>; table: string; key: string; start: number; limit: number } | undefined> {
+  if (!STATUS_LISTS.includes(req.endpoint)) return undefined;
   const table = req.endpoint.slice(1);
   if (!isObject(res.body) || res.body.status !== true || !Array.isArray(res.body[table])) return undefined;
   const user = await callerOf(req, ctx);
@@ -275,10 +280,7 @@ export const payoutDetailsAnyOwner: Fault = {
 export const commissionPagesTieOrder: Fault = {
   id: 'NET-COMMISSION-PAGES-TIE-ORDER',
   iface: 'rest-v1-network',
-  async after(res, req, ctx) {
-    if (['/pair_commission', '/level_commission', '/bonus_commission'].includes(req.endpoint))
-      await commissionsByStatus(res, req, ctx);
-  },
+  after: commissionsByStatus,
 };
 
 export const pagePastEndClamped: Fault = {
@@ -439,10 +441,7 @@ async function commissionsStatusOr(res: FaultResponse, req: FaultRequest, ctx: A
 export const commissionsStatusOrUngrouped: Fault = {
   id: 'NET-COMMISSIONS-STATUS-OR-UNGROUPED',
   iface: 'rest-v1-network',
-  async after(res, req, ctx) {
-    if (['/pair_commission', '/level_commission', '/bonus_commission'].includes(req.endpoint))
-      await commissionsStatusOr(res, req, ctx);
-  },
+  after: commissionsStatusOr,
 };
 
 /** The strings of a PHP serialize()d list (a:2:{i:0;s:10:"KEY";...}), or undefined when it is not one. */
