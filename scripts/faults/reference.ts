@@ -93,7 +93,12 @@ let sharedKeys: string | undefined;
  */
 export async function startReferenceInProcess(fault?: string, { singleSession = false } = {}): Promise<ReferenceChild> {
   const { buildServer, urlsFor } = await import('../../reference-impl/src/server.js');
-  sharedKeys ??= join(mkdtempSync(join(tmpdir(), 'sfc-fault-keys-')), 'keys.json');
+  if (sharedKeys === undefined) {
+    const keysDir = mkdtempSync(join(tmpdir(), 'sfc-fault-keys-'));
+    sharedKeys = join(keysDir, 'keys.json');
+    // The key pair outlives every reference of this process; nothing else removes its folder.
+    process.once('exit', () => rmSync(keysDir, { recursive: true, force: true }));
+  }
   const dir = mkdtempSync(join(tmpdir(), 'sfc-fault-'));
   const { app } = await buildServer({
     db: join(dir, 'ref.db'),
