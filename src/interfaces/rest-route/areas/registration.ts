@@ -243,10 +243,15 @@ export const registrationArea: AreaSpec<RegistrationState> = {
           await refused(ctx, `register with e-mail ${JSON.stringify(email)}`, ['error_email', 'email'], { email });
         // Each of those lacks an @ or a side of it, so a register that checks the e-mail with a loose pattern
         // (the 1.5-era /^[^@]+@.*\.[a-z]{2,6}$/i: anything after the first @, anything but @ before it) showed
-        // nowhere. A second @, or a space in the local part, is not valid in any reading of an address.
+        // nowhere. A second @, or a space in the local part, is not valid in any reading of an address; nor is a
+        // whole address followed by a second @ and domain (a pattern that checks only a prefix took it).
         const fresh = ctx.names.email();
         const at = fresh.lastIndexOf('@');
-        for (const email of [`${fresh.slice(0, at)}@${fresh.slice(at)}`, `${fresh.slice(0, 4)} ${fresh.slice(4)}`])
+        for (const email of [
+          `${fresh.slice(0, at)}@${fresh.slice(at)}`,
+          `${fresh.slice(0, 4)} ${fresh.slice(4)}`,
+          `${fresh}${fresh.slice(at)}`,
+        ])
           await refused(ctx, `register with e-mail ${JSON.stringify(email)}`, ['error_email', 'email'], { email });
       },
     },
