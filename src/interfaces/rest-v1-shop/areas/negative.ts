@@ -89,7 +89,17 @@ const ENDPOINTS: Endpoint[] = [
     method: 'POST',
     path: '/order/create',
     token: true,
-    fields: { first_name: 'Sfc', last_name: 'Neg', country: 'US', city: 'Austin', state: 'TX', postcode: '73301' },
+    // address_2, an optional field (found by the mutation audit: a handler that crashed on an address_2 that was no text,
+    // here sent null or nested, survived the suite).
+    fields: {
+      first_name: 'Sfc',
+      last_name: 'Neg',
+      country: 'US',
+      city: 'Austin',
+      state: 'TX',
+      postcode: '73301',
+      address_2: 'Suite 5',
+    },
     required: true,
   },
   { id: 'cart', method: 'GET', path: '/cart', token: true, fields: { 'coupons[]': 'SFCNONE' }, required: false },
@@ -97,7 +107,9 @@ const ENDPOINTS: Endpoint[] = [
   { id: 'products', method: 'GET', path: '/products', token: false, fields: { page: '1' }, required: true },
   // The product id is the path: a word and a very long id stand for the wrong type and the long string.
   { id: 'product', method: 'GET', path: '/product/<id>', token: false, fields: {}, required: true },
-  { id: 'orders', method: 'GET', path: '/orders', token: true, fields: {}, required: false },
+  // start and limit, the paging of every list endpoint (Part 1): the long strings are then no integer (found by the
+  // mutation audit: a GET /orders that crashed on a start or limit it could not read survived the suite).
+  { id: 'orders', method: 'GET', path: '/orders', token: true, fields: { start: '0', limit: '10' }, required: false },
 ];
 
 /** A valid order whose optional coupons is sent null (JSON): what a client without coupons may send. */
@@ -187,6 +199,17 @@ function cases(e: Endpoint, paymentMethod: string): { kind: Kind; opts: CallOpti
               headers: JSON_TYPE,
             },
             mustFail: e.id === 'order-create',
+          },
+        ]
+      : []),
+    // A password sent as a JSON number beside a plain username (found by the mutation audit: a login that crashed on
+    // it survived, as the other wrong-typed bodies are refused at their username first).
+    ...(e.id === 'login'
+      ? [
+          {
+            kind: 'wrong-types' as const,
+            opts: { raw: JSON.stringify({ username: e.fields.username, password: 12345678 }), headers: JSON_TYPE },
+            mustFail: true,
           },
         ]
       : []),
