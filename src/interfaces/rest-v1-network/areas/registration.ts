@@ -263,7 +263,8 @@ export const registrationArea: AreaSpec<TreeState> = {
     },
     {
       id: 'NET-REG-08',
-      title: "register C at A's right (sponsored by SFC_NET_USERNAME), then a third child under A: refused",
+      title:
+        "register C at A's right (sponsored by SFC_NET_USERNAME), then a third child under A (at left, at right, with no position): refused",
       needs: ['b'],
       async run(ctx: Ctx) {
         // C's password begins with a space and holds a tag, a percent-encoded octet, a run of spaces and a
@@ -287,10 +288,13 @@ export const registrationArea: AreaSpec<TreeState> = {
         );
         if (!c.account) ctx.skip(`could not register C at A's right: ${described(c.call)}`);
         ctx.state.c = c.account;
-        for (const side of ['left', 'right']) {
-          const { call } = await register(ctx, underA(ctx, side));
-          placementRefused(ctx, `register a third child under A (${side})`, call);
-          refused(ctx, call, `register a third child under A (${side})`);
+        // And with no position at all: whether register needs one is AMB-NET-03, but under either reading a
+        // full parent named takes no child (refused for the missing position, or for want of a free side).
+        for (const side of ['left', 'right', undefined]) {
+          const what = `register a third child under A (${side ?? 'no net_user[position]'})`;
+          const { call } = await register(ctx, underA(ctx, 'left', { 'net_user[position]': side }));
+          placementRefused(ctx, what, call);
+          refused(ctx, call, what);
         }
       },
     },
