@@ -11,7 +11,7 @@ import {
   refusedWithFieldError,
   succeeded,
 } from '../expect.js';
-import { type Account, register, registerForm, registerInTree, rootAccount } from '../provision.js';
+import { type Account, anchorAccount, register, registerForm, registerInTree, rootAccount } from '../provision.js';
 import { reserve } from '../reservations.js';
 import { childAt, nodes, type TreeNode, toNode } from '../tree.js';
 
@@ -63,6 +63,9 @@ const underB = (ctx: Ctx, overrides: Record<string, string | undefined>) => {
   const b = ctx.state.b?.username ?? A(ctx).username;
   return registerForm(ctx, { sponsor: A(ctx).username, parent: b, position: 'left' }, overrides);
 };
+
+/** Links of the deep chain (NET-GEN-01): the reference cuts its tree at 10 levels, so 10 reach the cut. */
+const CHAIN = 10;
 
 /** The tail of C's password, which starts past its 72nd byte. */
 const TAIL = 'Zz9';
@@ -263,7 +266,8 @@ export const registrationArea: AreaSpec<TreeState> = {
     },
     {
       id: 'NET-REG-08',
-      title: "register C at A's right (sponsored by SFC_NET_USERNAME), then a third child under A: refused",
+      title:
+        "register C at A's right (sponsored by SFC_NET_USERNAME), then a third child under A at left and at right: refused (with no position: refused, or unplaced)",
       needs: ['b'],
       async run(ctx: Ctx) {
         // C's password begins with a space and holds a tag, a percent-encoded octet, a run of spaces and a
@@ -287,10 +291,15 @@ export const registrationArea: AreaSpec<TreeState> = {
         );
         if (!c.account) ctx.skip(`could not register C at A's right: ${described(c.call)}`);
         ctx.state.c = c.account;
-        for (const side of ['left', 'right']) {
-          const { call } = await register(ctx, underA(ctx, side));
-          placementRefused(ctx, `register a third child under A (${side})`, call);
-          refused(ctx, call, `register a third child under A (${side})`);
+        // And with no position at all. Whether register needs one is AMB-NET-03: a target may refuse it (the
+        // position missing, or no free side under A), or, reading the placement as optional, register the
+        // user unplaced. So only a refusal is judged, by NET-REG-14 (errors keyed by a placement field); the
+        // unplaced account is the other reading.
+        for (const side of ['left', 'right', undefined]) {
+          const what = `register a third child under A (${side ?? 'no net_user[position]'})`;
+          const { call } = await register(ctx, underA(ctx, 'left', { 'net_user[position]': side }));
+          placementRefused(ctx, what, call);
+          if (side) refused(ctx, call, what);
         }
       },
     },
@@ -760,6 +769,30 @@ export const registrationArea: AreaSpec<TreeState> = {
             call.ex,
           );
         }
+      },
+    },
+    {
+      id: 'NET-GEN-01',
+      title: `a chain of ${CHAIN} registrations, each at the left of the one before, below a new account: every node its tree shows, to the deepest, is a geneology node`,
+      async run(ctx: Ctx) {
+        // The documents give no depth, so a target may cut a deep tree (the reference shows 10 levels); but
+        // the read still succeeds, and each node it shows is "a geneology node" (Part 2), down to its
+        // children. A target whose tree code breaks only that deep (a placeholder child where it cuts, or
+        // a recursion that never ends there) is seen only with a tree this deep.
+        const top = await anchorAccount(ctx);
+        let last = top;
+        for (let i = 1; i <= CHAIN; i++) {
+          const form = registerForm(ctx, { sponsor: top.username, parent: last.username, position: 'left' });
+          // The next one's position, before this one exists: no other area's registerInTree takes it first.
+          reserve(ctx, String(form.username), 'left');
+          const { call, account } = await register(ctx, form);
+          if (!account)
+            ctx.skip(`could not register link ${i} of the chain, at the left of ${last.username}: ${described(call)}`);
+          last = account;
+        }
+        const call = await net(ctx).get('/user_geneology', { token: top.token });
+        succeeded(ctx, call, `user_geneology of ${top.username}, ${CHAIN} levels above the last of its chain`);
+        conforms(ctx, call, 'user-geneology');
       },
     },
     noServerErrorCheck(),
