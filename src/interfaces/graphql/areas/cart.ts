@@ -695,10 +695,10 @@ export const cartArea: AreaSpec<CartState> = {
       title: 'addProductToCart with recurring_id sent as null (no value, as one left out) adds 1 of the product',
       needs: ['token', 'summary'],
       async run(ctx: C) {
-        // The parameter table lists recurring_id (ID), nullable as the document writes types (ID! where a value is
-        // required): null is its "no value", as one left out, which every other add does. A test for the key rather
-        // than its value refuses the product for want of a recurring profile. Sent past the suite's request schema,
-        // which takes an ID only. 1 request.
+        // The parameter table lists recurring_id (ID), which no shown request sends and nothing makes required: in
+        // GraphQL null is its "no value", as one left out (GQL-REG-02 reads a required field sent null the same way),
+        // and every other add leaves it out. A test for the key rather than its value refuses the product for want of
+        // a recurring profile. Sent past the suite's request schema, which takes an ID only. 1 request.
         const product = ctx.state.product!;
         const held = quantityOf(ctx.state.summary, product);
         const input = { product_id: product, quantity: 1, options: optionsForm(ctx) === 'list' ? [] : {}, recurring_id: null };
