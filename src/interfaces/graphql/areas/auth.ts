@@ -33,7 +33,29 @@ interface AuthState {
   capitals: Account;
   /** The account's e-mail in upper case, when login took it for the account (GQL-LOGIN-03): one e-mail to the target. */
   caseless: string;
+  /** Every answer to a login written through a fragment (GQL-AUTH-01), taken or not: GQL-HTTP-03 judges their status. */
+  fragmentLogins: GraphQLResult[];
 }
+
+/**
+ * A login whose root field is selected through a fragment: inline (no type condition, so no type name is
+ * assumed) and named on the mutation type (the suite's SDL calls it Mutation; the document gives no name);
+ * and one under @include with a variable (true), which the server reads from the variables.
+ */
+const FRAGMENT_LOGINS: [string, string][] = [
+  [
+    'an inline fragment',
+    'mutation ($email: String!, $password: String!) { ... { login(email: $email, password: $password) { svc_token } } }',
+  ],
+  [
+    'a named fragment on Mutation',
+    'mutation ($email: String!, $password: String!) { ...SfcLogin } fragment SfcLogin on Mutation { login(email: $email, password: $password) { svc_token } }',
+  ],
+  [
+    '@include(if: $go) with $go true',
+    'mutation ($email: String!, $password: String!, $go: Boolean!) { login(email: $email, password: $password) @include(if: $go) { svc_token } }',
+  ],
+];
 
 /** The e-mail with its domain's labels capitalised (sfc-...@Example.Test): a valid address, prefix kept. */
 const capitalDomain = (email: string): string =>
@@ -93,6 +115,68 @@ export const authArea: AreaSpec<AuthState> = {
           `login as an anonymous operation, without a token: expected ${ctx.settings.vendor}_token, got ${refusal(res, 'login') ?? short(res.data?.login)}`,
           res.exchange,
         );
+      },
+    },
+    {
+      id: 'GQL-AUTH-01',
+      title:
+        'login written through a fragment (inline, and named on the mutation type) or under @include(if: $go) succeeds without a token wherever the same request with a token does',
+      needs: ['account'],
+      async run(ctx: C) {
+        // Fragments and @include are part of any GraphQL document ("1. What the service does"). A gate that reads the
+        // public fields from the root selection alone takes the fragment for a field that needs the token, or fails
+        // on it (or on a directive whose variable it did not take).
+        // Judged against the same request with a fresh token: a target that takes neither does not take the form
+        // (the mutation type's name is not shown), which is not this requirement's subject. 1 request per form
+        // where it is taken without a token; 3 where it is not (a login for the token, the form with it).
+        const a = ctx.state.account!;
+        const credentials = { email: a.email, password: a.password };
+        const took = (res: GraphQLResult) => {
+          const token = loginToken(ctx, res);
+          return !refusal(res, 'login') && typeof token === 'string' && token.length > 0;
+        };
+        const sent: GraphQLResult[] = [];
+        ctx.state.fragmentLogins = sent;
+        for (const [form, text] of FRAGMENT_LOGINS) {
+          const variables = text.includes('$go') ? { ...credentials, go: true } : credentials;
+          const bare = await gql(ctx).runText(text, variables);
+          sent.push(bare);
+          if (took(bare)) continue;
+          const fresh = await op(ctx, 'login', credentials);
+          const token = loginToken(ctx, fresh);
+          if (typeof token !== 'string' || !token) {
+            ctx.note(`login through ${form} was refused without a token, and a plain login too: not compared`);
+            continue;
+          }
+          const withToken = await gql(ctx).runText(text, variables, { token });
+          sent.push(withToken);
+          if (!took(withToken)) {
+            ctx.note(
+              `login through ${form} was refused with a token too (${refusal(withToken, 'login')}): the form is not taken`,
+            );
+            continue;
+          }
+          ctx.fail(
+            `login through ${form} without a token was refused (${refusal(bare, 'login') ?? short(bare.data?.login)}), yet taken with a bearer token: login needs no token`,
+            bare.exchange,
+            withToken.exchange,
+          );
+        }
+      },
+    },
+    {
+      id: 'GQL-HTTP-03',
+      title: 'the logins written through a fragment or under @include, taken or not, are answered without a 5xx',
+      needs: ['fragmentLogins'],
+      async run(ctx: C) {
+        // A target that does not take a fragment at the root (or the directive) refuses it as a request it cannot
+        // serve: not with a 5xx (a step that fails on the fragment). GQL-AUTH-01's answers, no request of its own.
+        for (const res of ctx.state.fragmentLogins!)
+          ctx.expect(
+            res.exchange.response !== undefined && res.exchange.response.status < 500,
+            `a login written through a fragment or under @include was answered ${res.exchange.response ? `HTTP ${res.exchange.response.status}` : res.exchange.error}`,
+            res.exchange,
+          );
       },
     },
     {

@@ -232,7 +232,7 @@ export const protocolArea: AreaSpec<ProtocolState> = {
     {
       id: 'GQL-HTTP-03',
       title:
-        'malformed requests (bad JSON, no query, syntax error, unknown field, wrong variable type, wrong content type) get no 5xx',
+        'malformed requests (bad JSON, no query, syntax error, unknown field, wrong variable type, wrong content type, two operations) get no 5xx',
       async run(ctx: C) {
         const client = gql(ctx);
         const cases: [string, Promise<GraphQLResult>][] = [
@@ -258,6 +258,12 @@ export const protocolArea: AreaSpec<ProtocolState> = {
             }),
           ],
           ['form-encoded body', client.raw({ raw: 'query=%7B__typename%7D', contentType: 'application/x-www-form-urlencoded' })],
+          // The document's body {query, variables} names no operation: a document of two leaves none to run. Without
+          // a token, as a client that has not logged in: a token check that looks for the one operation fails on it.
+          [
+            'two operations, the body naming none to run',
+            client.raw({ json: { query: 'query SfcA { __typename } query SfcB { __typename }', variables: {} } }),
+          ],
         ];
         const malformed: ProtocolState['malformed'] = [];
         for (const [label, pending] of cases) malformed.push({ label, res: await pending });
