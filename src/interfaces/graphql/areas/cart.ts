@@ -690,32 +690,6 @@ export const cartArea: AreaSpec<CartState> = {
         );
       },
     },
-    {
-      id: 'GQL-CART-04',
-      title: 'addProductToCart with recurring_id sent as null (no value, as one left out) adds 1 of the product',
-      needs: ['token', 'summary'],
-      async run(ctx: C) {
-        // The parameter table lists recurring_id (ID), which no shown request sends and nothing makes required: in
-        // GraphQL null is its "no value", as one left out (GQL-REG-02 reads a required field sent null the same way),
-        // and every other add leaves it out. A test for the key rather than its value refuses the product for want of
-        // a recurring profile. Sent past the suite's request schema, which takes an ID only. 1 request.
-        const product = ctx.state.product!;
-        const held = quantityOf(ctx.state.summary, product);
-        const input = { product_id: product, quantity: 1, options: optionsForm(ctx) === 'list' ? [] : {}, recurring_id: null };
-        const res = await gql(ctx).run('addProductToCart', { input }, { token: ctx.state.token! });
-        const why = refusal(res, 'addProductToCart');
-        if (why && /recurring_id/.test(why) && /not defined|unknown/i.test(why))
-          ctx.skip(`the target's CartProductInput has no recurring_id (${why})`);
-        const summary = accepted(ctx, res, 'addProductToCart');
-        ctx.state.summary = summary;
-        const q = quantityOf(summary, product);
-        ctx.expect(
-          q === held + 1,
-          `the cart held ${held} of product ${product}; after adding 1 with recurring_id: null, expected ${held + 1}, found ${q}`,
-          res.exchange,
-        );
-      },
-    },
     noSecretsCheck<CartState>(),
   ],
 };
