@@ -50,6 +50,9 @@ interface Endpoint {
   required: boolean;
 }
 
+/** The billing fields of the negative area's orders (POST /order/create, B. Shop variant). */
+const NEG_BILLING = { first_name: 'Sfc', last_name: 'Neg', country: 'US', city: 'Austin', state: 'TX', postcode: '73301' };
+
 const ENDPOINTS: Endpoint[] = [
   {
     id: 'login',
@@ -91,15 +94,7 @@ const ENDPOINTS: Endpoint[] = [
     token: true,
     // address_2, an optional field (found by the mutation audit: a handler that crashed on an address_2 that was no text,
     // here sent null or nested, survived the suite).
-    fields: {
-      first_name: 'Sfc',
-      last_name: 'Neg',
-      country: 'US',
-      city: 'Austin',
-      state: 'TX',
-      postcode: '73301',
-      address_2: 'Suite 5',
-    },
+    fields: { ...NEG_BILLING, address_2: 'Suite 5' },
     required: true,
   },
   { id: 'cart', method: 'GET', path: '/cart', token: true, fields: { 'coupons[]': 'SFCNONE' }, required: false },
@@ -115,12 +110,7 @@ const ENDPOINTS: Endpoint[] = [
 /** A valid order whose optional coupons is sent null (JSON): what a client without coupons may send. */
 function orderWithNulls(paymentMethod: string): Record<string, unknown> {
   return {
-    first_name: 'Sfc',
-    last_name: 'Neg',
-    country: 'US',
-    city: 'Austin',
-    state: 'TX',
-    postcode: '73301',
+    ...NEG_BILLING,
     phone: '5125550100',
     email: 'neg@example.test',
     payment_method: paymentMethod,
