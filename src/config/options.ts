@@ -183,10 +183,10 @@ export const DATA_KEYS: { key: string; help: string; reference: string; form?: R
   },
 ];
 
-/** Keys whose values are secrets: redacted wherever they could appear. */
 /** The target data of the reference implementation (its seeded accounts, products and coupons), by key. */
 export const referenceData = (): Record<string, string> => Object.fromEntries(DATA_KEYS.map((d) => [d.key, d.reference]));
 
+/** Keys whose values are secrets: redacted wherever they could appear. */
 export const SECRET_DATA_KEYS = new Set(['SFC_NET_PASSWORD', 'SFC_NET_JOIN_PASSWORD', 'SFC_GQL_PASSWORD']);
 
 /** The values of the secret target data (passwords) to scrub from evidence; coupon codes and slugs are evidence. */

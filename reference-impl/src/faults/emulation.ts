@@ -175,18 +175,17 @@ export class AnswerCache<T> {
 }
 
 /**
- * PHP's htmlspecialchars($v, ENT_QUOTES) (WordPress's esc_html() writes the same for plain text): a value meant for
- * HTML, which a JSON answer then carries escaped, so "O'Brien & Co" reads "O&#039;Brien &amp; Co".
- */
-export const htmlspecialchars = (v: string): string =>
-  v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#039;');
-
-/**
  * PHP's htmlspecialchars($v) with the default flags of PHP before 8.1 (ENT_COMPAT | ENT_HTML401): & < > and the
  * double quote become entities, the single quote stays as sent ("O'Brien & Co" reads "O'Brien &amp; Co").
  */
 export const htmlspecialcharsCompat = (v: string): string =>
   v.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+
+/**
+ * PHP's htmlspecialchars($v, ENT_QUOTES) (WordPress's esc_html() writes the same for plain text): a value meant for
+ * HTML, which a JSON answer then carries escaped, so "O'Brien & Co" reads "O&#039;Brien &amp; Co".
+ */
+export const htmlspecialchars = (v: string): string => htmlspecialcharsCompat(v).replace(/'/g, '&#039;');
 
 /**
  * PHP 8's is_numeric(): a decimal or exponent number, with a sign and with whitespace before or after, so

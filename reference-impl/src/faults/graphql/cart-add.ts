@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { cartSummary } from '../../graphql/totals.js';
 import { pause } from '../emulation.js';
 import { type Fault, isObject } from '../model.js';
@@ -224,6 +225,14 @@ function rebuildSummary(r: Record<string, unknown>, fresh: Record<string, unknow
     else if (k in fresh) r[k] = fresh[k];
 }
 
+/** The customer's line of a product without options or recurring profile (the only lines these faults move). */
+const plainLine = (db: Database.Database, customer: number, product: unknown) =>
+  db
+    .prepare(
+      "SELECT cart_id, quantity FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'",
+    )
+    .get(customer, product) as { cart_id: number; quantity: number } | undefined;
+
 /** An add's options, when they are empty (the only lines these faults move: canonical '[]'). */
 const noOptions = (v: unknown): boolean =>
   v === undefined || v === null || (Array.isArray(v) && v.length === 0) || (isObject(v) && Object.keys(v).length === 0);
@@ -255,11 +264,7 @@ export const addLineLookupNoProduct: Fault = {
       )
       .get(me) as { cart_id: number; product_id: number } | undefined;
     if (!first || first.product_id === product) return;
-    const own = ctx.db
-      .prepare(
-        "SELECT cart_id, quantity FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'",
-      )
-      .get(me, product) as { cart_id: number; quantity: number } | undefined;
+    const own = plainLine(ctx.db, me, product);
     wrongLineAdds.set(req.raw, { me, product, found: first.cart_id, ...(own ? { own } : {}) });
   },
   after(res, req, ctx) {
@@ -333,11 +338,7 @@ export const addRevivesDeleted: Fault = {
     if (!revive || !r || !clean(res)) return;
     const { me, row } = revive;
     flaggedOf(ctx.db).delete(`${me}:${row.product_id}`);
-    const live = ctx.db
-      .prepare(
-        "SELECT cart_id, quantity FROM gql_cart WHERE customer_id = ? AND product_id = ? AND recurring_id = 0 AND options = '[]'",
-      )
-      .get(me, row.product_id) as { cart_id: number; quantity: number } | undefined;
+    const live = plainLine(ctx.db, me, row.product_id);
     if (!live) return;
     ctx.db
       .prepare('UPDATE gql_cart SET cart_id = ?, quantity = MIN(quantity + ?, 10000) WHERE cart_id = ?')

@@ -4,6 +4,9 @@ import { commissionJson, payoutJson, type Row } from '../../network/records.js';
 import { type Fault, type FaultRequest, type FaultResponse, isObject } from '../model.js';
 import { callerOf, failed } from './shared.js';
 
+/** The four commission arrays of a payout_details answer, each named after its table. */
+const DETAIL_TABLES = ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission'];
+
 /** Whether a query parameter was sent with a value. */
 const sent = (query: Record<string, unknown>, field: string): boolean => query[field] !== undefined && query[field] !== '';
 
@@ -19,7 +22,7 @@ function commissionsByRowId(body: Record<string, unknown>, payoutId: unknown, ct
     | { id: number }
     | undefined;
   if (!row) return;
-  for (const table of ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission'])
+  for (const table of DETAIL_TABLES)
     body[table] = (
       ctx.db.prepare(`SELECT * FROM net_${table} WHERE user_key = ? AND payout_id = ? ORDER BY id`).all(key, row.id) as Row[]
     ).map(commissionJson);
@@ -339,7 +342,7 @@ export const listLimitArgsSwapped: Fault = {
 function commissionsOfWholeRun(body: Record<string, unknown>, payoutId: unknown, ctx: AppContext): void {
   const id = Number(payoutId);
   if (!Number.isSafeInteger(id)) return;
-  for (const table of ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission'])
+  for (const table of DETAIL_TABLES)
     body[table] = (ctx.db.prepare(`SELECT * FROM net_${table} WHERE payout_id = ? ORDER BY id`).all(id) as Row[]).map(
       commissionJson,
     );
@@ -408,7 +411,7 @@ export const payoutDetailsLevelAnyPayout: Fault = {
  */
 function detailsKeyedById(res: FaultResponse): void {
   if (!isObject(res.body) || res.body.status !== true) return;
-  for (const table of ['ref_commission', 'pair_commission', 'bonus_commission', 'level_commission']) {
+  for (const table of DETAIL_TABLES) {
     const rows = res.body[table];
     if (Array.isArray(rows) && rows.length > 0)
       res.body[table] = Object.fromEntries(rows.map((r) => [String(isObject(r) ? r.id : ''), r]));

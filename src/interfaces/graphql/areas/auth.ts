@@ -131,10 +131,11 @@ export const authArea: AreaSpec<AuthState> = {
         // where it is taken without a token; 3 where it is not (a login for the token, the form with it).
         const a = ctx.state.account!;
         const credentials = { email: a.email, password: a.password };
-        const took = (res: GraphQLResult) => {
+        const tokenOf = (res: GraphQLResult) => {
           const token = loginToken(ctx, res);
-          return !refusal(res, 'login') && typeof token === 'string' && token.length > 0;
+          return typeof token === 'string' && token.length > 0 ? token : undefined;
         };
+        const took = (res: GraphQLResult) => !refusal(res, 'login') && tokenOf(res) !== undefined;
         const sent: GraphQLResult[] = [];
         ctx.state.fragmentLogins = sent;
         for (const [form, text] of FRAGMENT_LOGINS) {
@@ -142,9 +143,8 @@ export const authArea: AreaSpec<AuthState> = {
           const bare = await gql(ctx).runText(text, variables);
           sent.push(bare);
           if (took(bare)) continue;
-          const fresh = await op(ctx, 'login', credentials);
-          const token = loginToken(ctx, fresh);
-          if (typeof token !== 'string' || !token) {
+          const token = tokenOf(await op(ctx, 'login', credentials));
+          if (!token) {
             ctx.note(`login through ${form} was refused without a token, and a plain login too: not compared`);
             continue;
           }

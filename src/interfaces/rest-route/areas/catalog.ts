@@ -48,12 +48,32 @@ function moneyForm(point: string, thousands: string): RegExp {
 
 const text = (p: Rec) => `${p.name ?? ''} ${p.model ?? ''} ${p.description ?? ''}`.toLowerCase();
 
+/** GET product/product of one product_id. */
+const productDetail = (ctx: C, productId: unknown) =>
+  call(ctx, 'GET', ROUTES.product, { session: session(ctx), query: { product_id: String(productId) } });
+
+/** A detail answered as one: status true and a non-empty data object. */
+const isDetail = (ex: Exchange): boolean => {
+  const data = bodyOf(ex)?.data;
+  return bodyOf(ex)?.status === true && data !== null && typeof data === 'object' && Object.keys(data).length > 0;
+};
+
+/** Categories whose listings RR-LIST-05 compares (RR-PROD-03 reuses the listings). */
+const CATEGORIES_LISTED = 12;
+
+/** The listing of each of the first CATEGORIES_LISTED categories of the tree, in tree order. */
+async function categoryListings(ctx: C): Promise<Array<{ category: string; ex: Exchange; products: Rec[] }>> {
+  const lists = [];
+  for (const c of walk(ctx.state.categories ?? []).slice(0, CATEGORIES_LISTED)) {
+    const { ex, products } = await listing(ctx, { category_ids: String(c.category_id) });
+    lists.push({ category: String(c.category_id), ex, products });
+  }
+  return lists;
+}
+
 /** Listed products without `word` in their summary or their detail (row 17). */
 const strays = (ctx: C, products: Rec[], word: string) =>
-  searchStrays(products, word, {
-    summary: text,
-    detail: (p) => call(ctx, 'GET', ROUTES.product, { session: session(ctx), query: { product_id: String(p.product_id) } }),
-  });
+  searchStrays(products, word, { summary: text, detail: (p) => productDetail(ctx, p.product_id) });
 
 export const catalogArea: AreaSpec<CatalogState> = {
   interface: 'rest-route',
@@ -318,22 +338,21 @@ export const catalogArea: AreaSpec<CatalogState> = {
         if (all.length === 0) ctx.skip('the target lists no category');
         const sets = new Map<string, string>();
         const evidence: Exchange[] = [];
-        ctx.state.categoryLists = [];
-        for (const c of all.slice(0, 12)) {
-          const { ex, products } = await listing(ctx, { category_ids: String(c.category_id) });
+        const lists = await categoryListings(ctx);
+        ctx.state.categoryLists = lists;
+        for (const { category, ex, products } of lists) {
           evidence.push(ex);
-          ctx.state.categoryLists.push({ category: String(c.category_id), products });
-          ctx.expect(bodyOf(ex)?.status === true, `listing of category ${c.category_id} failed: ${shown(ex)}`, ex);
+          ctx.expect(bodyOf(ex)?.status === true, `listing of category ${category} failed: ${shown(ex)}`, ex);
           // A filter run with PHP's array_filter() keeps the keys: products comes back as an object.
           const got = dataOf(bodyOf(ex)).products;
           ctx.expect(
             got === undefined || Array.isArray(got),
-            `listing of category ${c.category_id} answers products as ${JSON.stringify(got).slice(0, 80)}…, not an array of Product summaries`,
+            `listing of category ${category} answers products as ${JSON.stringify(got).slice(0, 80)}…, not an array of Product summaries`,
             ex,
           );
           if (products.length > 0)
             sets.set(
-              String(c.category_id),
+              category,
               products
                 .map((p) => String(p.product_id))
                 .sort()
@@ -343,7 +362,7 @@ export const catalogArea: AreaSpec<CatalogState> = {
         // Found by mutation testing: a filter that listed nothing for every category survived the suite.
         // The seed is unknown, but products the listing shows belong to some category of the tree.
         const listed = (ctx.state.products ?? []).length;
-        for (const c of all.slice(12, 40)) {
+        for (const c of all.slice(CATEGORIES_LISTED, 40)) {
           if (sets.size > 0 || listed === 0) break;
           const { ex, products } = await listing(ctx, { category_ids: String(c.category_id) });
           evidence.push(ex);
@@ -534,10 +553,7 @@ export const catalogArea: AreaSpec<CatalogState> = {
       run: async (ctx: C) => {
         const first = ctx.state.products?.[0];
         if (!first) ctx.skip('the listing returned no product');
-        const ex = await call(ctx, 'GET', ROUTES.product, {
-          session: session(ctx),
-          query: { product_id: String(first.product_id) },
-        });
+        const ex = await productDetail(ctx, first.product_id);
         envelope(ctx, ex, 'product-product.get');
       },
     },
@@ -548,25 +564,12 @@ export const catalogArea: AreaSpec<CatalogState> = {
       run: async (ctx: C) => {
         const first = ctx.state.products?.[0];
         if (!first) ctx.skip('the listing returned no product');
-        const ex = await call(ctx, 'GET', ROUTES.product, {
-          session: session(ctx),
-          query: { product_id: String(first.product_id) },
-        });
-        const data = bodyOf(ex)?.data;
-        ctx.expect(
-          bodyOf(ex)?.status === true && data !== null && typeof data === 'object' && Object.keys(data).length > 0,
-          `expected a non-empty detail of product ${first.product_id}, got ${shown(ex)}`,
-          ex,
-        );
+        const ex = await productDetail(ctx, first.product_id);
+        ctx.expect(isDetail(ex), `expected a non-empty detail of product ${first.product_id}, got ${shown(ex)}`, ex);
         const ids = (ctx.state.products ?? []).map((p) => Number(p.product_id) || 0);
         const unknown = String(Math.max(0, ...ids) + 1_000_000);
-        const none = await call(ctx, 'GET', ROUTES.product, { session: session(ctx), query: { product_id: unknown } });
-        const nd = bodyOf(none)?.data;
-        ctx.expect(
-          bodyOf(none)?.status !== true || nd === null || typeof nd !== 'object' || Object.keys(nd).length === 0,
-          `product ${unknown} does not exist, yet a detail came back: ${shown(none)}`,
-          none,
-        );
+        const none = await productDetail(ctx, unknown);
+        ctx.expect(!isDetail(none), `product ${unknown} does not exist, yet a detail came back: ${shown(none)}`, none);
       },
     },
     {
@@ -579,14 +582,7 @@ export const catalogArea: AreaSpec<CatalogState> = {
       title: 'a product a category listing shows (and the unfiltered listing does not) gives a detail too',
       needs: ['categories', 'products'],
       run: async (ctx: C) => {
-        let lists = ctx.state.categoryLists;
-        if (lists === undefined) {
-          lists = [];
-          for (const c of walk(ctx.state.categories ?? []).slice(0, 12)) {
-            const { products } = await listing(ctx, { category_ids: String(c.category_id) });
-            lists.push({ category: String(c.category_id), products });
-          }
-        }
+        const lists = ctx.state.categoryLists ?? (await categoryListings(ctx));
         if (lists.length === 0) ctx.skip('the target lists no category');
         const known = new Set((ctx.state.products ?? []).map((p) => String(p.product_id)));
         const extra = new Map<string, { category: string; p: Rec }>();
@@ -596,13 +592,9 @@ export const catalogArea: AreaSpec<CatalogState> = {
             if (!known.has(pid) && !extra.has(pid)) extra.set(pid, { category, p });
           }
         for (const { category, p } of [...extra.values()].slice(0, 5)) {
-          const ex = await call(ctx, 'GET', ROUTES.product, {
-            session: session(ctx),
-            query: { product_id: String(p.product_id) },
-          });
-          const data = bodyOf(ex)?.data;
+          const ex = await productDetail(ctx, p.product_id);
           ctx.expect(
-            bodyOf(ex)?.status === true && data !== null && typeof data === 'object' && Object.keys(data).length > 0,
+            isDetail(ex),
             `category ${category} lists product ${p.product_id} (${p.name}), which the unfiltered listing does not, yet its detail is not a non-empty success: ${shown(ex)}`,
             ex,
           );

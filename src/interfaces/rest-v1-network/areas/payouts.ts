@@ -39,6 +39,17 @@ const firstPayoutId = (ctx: Ctx): string => {
   return String(p.payout_id);
 };
 
+/** The first listed payout's id as digits, for checks that build another id from it (else the check skips). */
+const firstIntegerPayoutId = (ctx: Ctx): string => {
+  const first = firstPayoutId(ctx);
+  if (!/^\d{1,15}$/.test(first)) ctx.skip(`the first listed payout_id ${JSON.stringify(first)} is not an integer`);
+  return first;
+};
+
+/** payout_details of `payoutId`, asked by SFC_NET_USERNAME (the holder of the listed payouts). */
+const holderPayout = (ctx: Ctx, payoutId: string | number) =>
+  net(ctx).get('/payout_details', { token: (ctx.state.root as Account).token, query: { payout_id: payoutId } });
+
 export const payoutsArea: AreaSpec<PayoutState> = {
   interface: 'rest-v1-network',
   name: 'payouts',
@@ -96,10 +107,7 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       needs: ['root', 'payouts'],
       async run(ctx: Ctx) {
         const id = firstPayoutId(ctx);
-        const call = await net(ctx).get('/payout_details', {
-          token: (ctx.state.root as Account).token,
-          query: { payout_id: id },
-        });
+        const call = await holderPayout(ctx, id);
         succeeded(ctx, call, `payout_details?payout_id=${id}`);
         conforms(ctx, call, 'payout-details');
       },
@@ -115,10 +123,7 @@ export const payoutsArea: AreaSpec<PayoutState> = {
         for (const payout of (ctx.state.payouts as Json[]).slice(0, 4)) {
           const id = String(payout.payout_id);
           const owner = payout.user_key;
-          const call = await net(ctx).get('/payout_details', {
-            token: (ctx.state.root as Account).token,
-            query: { payout_id: id },
-          });
+          const call = await holderPayout(ctx, id);
           succeeded(ctx, call, `payout_details?payout_id=${id}`);
           ctx.expect(
             call.body.user_key === owner,
@@ -204,10 +209,7 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       needs: ['root'],
       async run(ctx: Ctx) {
         // "payout_id=<integer>" in the table: another value is a validation failure of that field (Part 7).
-        const call = await net(ctx).get('/payout_details', {
-          token: (ctx.state.root as Account).token,
-          query: { payout_id: 'first' },
-        });
+        const call = await holderPayout(ctx, 'first');
         refusedWithFieldError(ctx, call, 'payout_id', 'payout_details with payout_id "first"');
       },
     },
@@ -219,10 +221,7 @@ export const payoutsArea: AreaSpec<PayoutState> = {
         // Not an integer either, though it starts as a listed payout's id: a lenient parse (parseInt,
         // intval) would answer that payout instead of failing the field.
         const value = `${firstPayoutId(ctx)}abc`;
-        const call = await net(ctx).get('/payout_details', {
-          token: (ctx.state.root as Account).token,
-          query: { payout_id: value },
-        });
+        const call = await holderPayout(ctx, value);
         refusedWithFieldError(ctx, call, 'payout_id', `payout_details with payout_id "${value}"`);
       },
     },
@@ -234,10 +233,7 @@ export const payoutsArea: AreaSpec<PayoutState> = {
         const id = 987654321;
         if ((ctx.state.payouts as Json[]).some((p) => String(p.payout_id) === String(id)))
           ctx.skip(`SFC_NET_USERNAME has a payout ${id}`);
-        const call = await net(ctx).get('/payout_details', {
-          token: (ctx.state.root as Account).token,
-          query: { payout_id: id },
-        });
+        const call = await holderPayout(ctx, id);
         refused(ctx, call, `payout_details of payout ${id}, which the holder does not have`);
       },
     },
@@ -248,15 +244,11 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       async run(ctx: Ctx) {
         // "payout_id=<integer>" with no width given: an id kept in 32 bits on its way to the query
         // would answer the listed payout whose id is the low 32 bits of this one.
-        const first = firstPayoutId(ctx);
-        if (!/^\d{1,15}$/.test(first)) ctx.skip(`the first listed payout_id ${JSON.stringify(first)} is not an integer`);
+        const first = firstIntegerPayoutId(ctx);
         const id = String(2n ** 32n + BigInt(first));
         if ((ctx.state.payouts as Json[]).some((p) => String(p.payout_id) === id))
           ctx.skip(`SFC_NET_USERNAME has a payout ${id}`);
-        const call = await net(ctx).get('/payout_details', {
-          token: (ctx.state.root as Account).token,
-          query: { payout_id: id },
-        });
+        const call = await holderPayout(ctx, id);
         refused(ctx, call, `payout_details of payout ${id} (2^32 + ${first}), which the holder does not have`);
       },
     },
@@ -267,13 +259,9 @@ export const payoutsArea: AreaSpec<PayoutState> = {
       async run(ctx: Ctx) {
         // A payout id read through absint() or abs() would answer the listed payout; a refusal as a
         // malformed id (errors keyed payout_id) is a refusal too.
-        const first = firstPayoutId(ctx);
-        if (!/^\d{1,15}$/.test(first)) ctx.skip(`the first listed payout_id ${JSON.stringify(first)} is not an integer`);
+        const first = firstIntegerPayoutId(ctx);
         const id = `-${first}`;
-        const call = await net(ctx).get('/payout_details', {
-          token: (ctx.state.root as Account).token,
-          query: { payout_id: id },
-        });
+        const call = await holderPayout(ctx, id);
         refused(ctx, call, `payout_details of payout ${id}, which the holder does not have`);
       },
     },

@@ -34,6 +34,13 @@ function rootUserId(ctx: Ctx, forWhat: string): string | number {
   return id;
 }
 
+/** rootUserId as digits, for checks that build another id from it (else the check skips). */
+function rootIntegerUserId(ctx: Ctx, forWhat: string): string {
+  const own = String(rootUserId(ctx, forWhat));
+  if (!/^\d{1,15}$/.test(own)) ctx.skip(`the login's user.ID ${JSON.stringify(own)} is not an integer`);
+  return own;
+}
+
 export const userInfoArea: AreaSpec<UserState> = {
   interface: 'rest-v1-network',
   name: 'user-info',
@@ -241,8 +248,7 @@ export const userInfoArea: AreaSpec<UserState> = {
       async run(ctx: Ctx) {
         // "user_id=<integer>" with no width given: an id kept in 32 bits on its way to the query
         // would answer SFC_NET_USERNAME, whose ID is the low 32 bits of this one.
-        const own = String(rootUserId(ctx, 'to build on'));
-        if (!/^\d{1,15}$/.test(own)) ctx.skip(`the login's user.ID ${JSON.stringify(own)} is not an integer`);
+        const own = rootIntegerUserId(ctx, 'to build on');
         const id = String(2n ** 32n + BigInt(own));
         const call = await net(ctx).uniLookup({ user_id: id }, (ctx.state.root as Account).token);
         const body = envelope(ctx, call, `uni-get-user-info of user_id ${id}`);
@@ -261,8 +267,7 @@ export const userInfoArea: AreaSpec<UserState> = {
       async run(ctx: Ctx) {
         // No user has a negative ID: an id read through absint() or abs() would answer SFC_NET_USERNAME.
         // A refusal as a malformed id (errors keyed user_id) is a refusal too.
-        const own = String(rootUserId(ctx, 'to negate'));
-        if (!/^\d{1,15}$/.test(own)) ctx.skip(`the login's user.ID ${JSON.stringify(own)} is not an integer`);
+        const own = rootIntegerUserId(ctx, 'to negate');
         const call = await net(ctx).uniLookup({ user_id: `-${own}` }, (ctx.state.root as Account).token);
         refused(ctx, call, `uni-get-user-info of user_id -${own} (no user has a negative ID)`);
       },
