@@ -5,7 +5,7 @@ import { type AreaSpec, INTERFACES, type InterfaceId } from '../checks/model.js'
 import { REPO_ROOT } from './paths.js';
 
 /**
- * Every area of checks (`src/interfaces/<interface>/areas/*.ts`) of the interfaces asked for, in
+ * Every area of checks (`src/interfaces/<interface>/areas/`, see areaModules) of the interfaces asked for, in
  * interface and file order: what a run executes, what coverage and the Pact generator read.
  */
 export async function loadAreas(interfaces: readonly InterfaceId[] = INTERFACES): Promise<AreaSpec[]> {
@@ -13,15 +13,27 @@ export async function loadAreas(interfaces: readonly InterfaceId[] = INTERFACES)
   for (const iface of INTERFACES.filter((i) => interfaces.includes(i))) {
     const dir = join(REPO_ROOT, 'src', 'interfaces', iface, 'areas');
     if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir)
-      .filter((f) => f.endsWith('.ts'))
-      .sort())
-      files.push(join(dir, file));
+    files.push(...areaModules(dir));
   }
   // Imported together: in a vitest worker each module is fetched from the main thread, and the
   // fetches overlap instead of waiting for each other.
   const modules = await Promise.all(files.map((f) => import(pathToFileURL(f).href) as Promise<Record<string, unknown>>));
   return modules.flatMap((mod) => Object.values(mod).filter(isArea));
+}
+
+/**
+ * The modules of one interface's areas folder, in name order: each `<name>.ts`, and `<name>/index.ts` for an area
+ * whose checks are split over files by subject (the folder's other files are its parts), sorted as `<name>.ts` would be.
+ */
+export function areaModules(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .flatMap((e): { key: string; file: string }[] => {
+      const index = join(dir, e.name, 'index.ts');
+      if (e.isDirectory()) return existsSync(index) ? [{ key: `${e.name}.ts`, file: index }] : [];
+      return e.name.endsWith('.ts') ? [{ key: e.name, file: join(dir, e.name) }] : [];
+    })
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((m) => m.file);
 }
 
 function isArea(v: unknown): v is AreaSpec {
