@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckContext } from '../../src/checks/context.js';
 import type { Settings } from '../../src/config/settings.js';
-import { registrationArea } from '../../src/interfaces/rest-v1-network/areas/registration.js';
+import { registrationArea } from '../../src/interfaces/rest-v1-network/areas/registration/index.js';
 import {
   type Account,
   freePositions,
