@@ -1,9 +1,9 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type AreaSpec, INTERFACES } from '../src/checks/model.js';
-import { loadAreas } from '../src/specs/areas.js';
+import { areaModules, loadAreas } from '../src/specs/areas.js';
 import { loadEndpointIndex, loadRequirementFiles } from '../src/specs/catalog.js';
 import { meaningDigest } from '../src/specs/id-lock.js';
 import { REPO_ROOT, SPECS_DIR } from '../src/specs/paths.js';
@@ -54,12 +54,13 @@ describe('checks and requirements', async () => {
     expect({ uncovered, noReason }).toEqual({ uncovered: [], noReason: [] });
   });
   it('every area belongs to the interface of its folder, one per module, and has a unique name', async () => {
-    // src/interfaces/<interface>/areas/<file>.ts exports one area of that interface; the run selects
-    // areas by `<interface>/<name>` (suites/conformance.test.ts), so the names must not repeat.
+    // src/interfaces/<interface>/areas/<file>.ts (or <folder>/index.ts) exports one area of that interface;
+    // the run selects areas by `<interface>/<name>` (suites/conformance.test.ts), so the names must not repeat.
     for (const iface of INTERFACES) {
       const dir = join(REPO_ROOT, 'src', 'interfaces', iface, 'areas');
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-        const mod = (await import(pathToFileURL(join(dir, file)).href)) as Record<string, unknown>;
+      for (const path of areaModules(dir)) {
+        const file = relative(dir, path);
+        const mod = (await import(pathToFileURL(path).href)) as Record<string, unknown>;
         const own = Object.values(mod).filter((v) => areas.includes(v as AreaSpec)) as AreaSpec[];
         expect(own.length, `${iface}/areas/${file}`).toBeLessThanOrEqual(1);
         for (const a of own) expect(a.interface, `${iface}/areas/${file}`).toBe(iface);

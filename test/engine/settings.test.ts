@@ -136,13 +136,15 @@ describe('run names', async () => {
   });
   it('give every area of every interface a tag of its own (two areas with one tag would make the same names)', async () => {
     const { areaTag } = await import('../../src/provisioning/names.js');
+    const { areaModules } = await import('../../src/specs/areas.js');
     const { readdirSync } = await import('node:fs');
+    const { fileURLToPath, pathToFileURL } = await import('node:url');
     const root = new URL('../../src/interfaces/', import.meta.url);
     const scopes: string[] = [];
     for (const iface of readdirSync(root)) {
       const dir = new URL(`${iface}/areas/`, root);
-      for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts'))) {
-        const mod = (await import(new URL(file, dir).href)) as Record<string, unknown>;
+      for (const file of areaModules(fileURLToPath(dir))) {
+        const mod = (await import(pathToFileURL(file).href)) as Record<string, unknown>;
         for (const v of Object.values(mod)) {
           const a = v as { interface?: unknown; name?: unknown; checks?: unknown };
           if (typeof a?.interface === 'string' && typeof a.name === 'string' && Array.isArray(a.checks))
