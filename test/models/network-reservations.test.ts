@@ -18,7 +18,10 @@ let ref: Reference;
 beforeAll(async () => {
   ref = await startReference();
 });
-const RUN_IDS = ['r5v2k8', 'm3q8x1'] as const;
+// Six characters [a-z0-9] of this process: two copies of the unit tests on one machine (parallel
+// worktrees) each clear only their own reservation folders.
+const tag = (process.pid % 46656).toString(36).padStart(3, '0');
+const RUN_IDS = [`r${tag}k8`, `m${tag}x1`] as const;
 // Reservations are files under the run id; a run removes them when it ends (orchestrate), these are the test's.
 const clear = () => {
   for (const id of RUN_IDS) rmSync(runScratchDir(id), { recursive: true, force: true });
@@ -29,7 +32,7 @@ afterAll(async () => {
   clear();
 });
 
-function settingsFor(runId: (typeof RUN_IDS)[number], runs: number): Settings {
+function settingsFor(runId: string, runs: number): Settings {
   const s = testSettings(ref, 'rest-v1-network', 1, runId, runs);
   s.data = { SFC_NET_USERNAME: 'netroot', SFC_NET_PASSWORD: 'Root-pass-2024' };
   return s;
@@ -37,7 +40,7 @@ function settingsFor(runId: (typeof RUN_IDS)[number], runs: number): Settings {
 
 describe('network tree positions shared by areas', () => {
   it("a model's fresh account has its two child positions reserved before it is registered, never offered to another area", async () => {
-    const settings = settingsFor('r5v2k8', 8);
+    const settings = settingsFor(RUN_IDS[0], 8);
     const own = contextFor<Record<string, never>>(settings, 'rest-v1-network/model-network');
     const other = contextFor<Record<string, never>>(settings, 'rest-v1-network/withdrawals');
     try {
@@ -72,7 +75,7 @@ describe('network tree positions shared by areas', () => {
   });
 
   it('the model-based registration sequences pass while another area keeps registering into the tree', async () => {
-    const settings = settingsFor('m3q8x1', 24);
+    const settings = settingsFor(RUN_IDS[1], 24);
     const other = contextFor<Record<string, never>>(settings, 'rest-v1-network/payouts');
     let stop = false;
     let foreign = 0;
