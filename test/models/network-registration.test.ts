@@ -11,7 +11,7 @@ import {
   rootAccount,
 } from '../../src/interfaces/rest-v1-network/provision.js';
 import { runScratchDir } from '../../src/provisioning/scratch.js';
-import { contextFor, type Reference, startReference, testSettings } from '../properties/harness.js';
+import { contextFor, type Reference, startReference, testRunId, testSettings } from '../properties/harness.js';
 
 // The registration area registers A (an anchor: its children reserved), B at A's left, then sends
 // bodies wrong in one field each at B's left (NET-REG-02..06, -11, -15), a placement that is valid
@@ -19,7 +19,7 @@ import { contextFor, type Reference, startReference, testSettings } from '../pro
 // SFC_NET_USERNAME tree: had it taken B's left meanwhile, a target that checks the placement before
 // the fields (the documents fix no order) refuses those bodies for the position, and the checks fail.
 
-const RUN_ID = 'g6r3b8';
+const RUN_ID = testRunId('g6r');
 let ref: Reference;
 beforeAll(async () => {
   rmSync(runScratchDir(RUN_ID), { recursive: true, force: true });

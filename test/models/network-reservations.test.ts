@@ -6,7 +6,7 @@ import { FreshAccounts } from '../../src/interfaces/rest-v1-network/fresh.js';
 import { freePositions, registerInTree, rootAccount } from '../../src/interfaces/rest-v1-network/provision.js';
 import { holderOf, isReserved, reserve } from '../../src/interfaces/rest-v1-network/reservations.js';
 import { runScratchDir } from '../../src/provisioning/scratch.js';
-import { contextFor, type Reference, runCheck, startReference, testSettings } from '../properties/harness.js';
+import { contextFor, type Reference, runCheck, startReference, testRunId, testSettings } from '../properties/harness.js';
 
 // The network's binary tree is shared by every area of a run, and areas run at once in two workers.
 // An area that builds below its fresh accounts (the model-based NET-STATE-01/02) must not find a
@@ -18,10 +18,7 @@ let ref: Reference;
 beforeAll(async () => {
   ref = await startReference();
 });
-// Six characters [a-z0-9] of this process: two copies of the unit tests on one machine (parallel
-// worktrees) each clear only their own reservation folders.
-const tag = (process.pid % 46656).toString(36).padStart(3, '0');
-const RUN_IDS = [`r${tag}k8`, `m${tag}x1`] as const;
+const RUN_IDS = [testRunId('r5v'), testRunId('m3q')] as const;
 // Reservations are files under the run id; a run removes them when it ends (orchestrate), these are the test's.
 const clear = () => {
   for (const id of RUN_IDS) rmSync(runScratchDir(id), { recursive: true, force: true });

@@ -5,7 +5,7 @@ import { authArea } from '../../src/interfaces/rest-v1-network/areas/auth.js';
 import { net } from '../../src/interfaces/rest-v1-network/client.js';
 import { registerInTree, rootAccount } from '../../src/interfaces/rest-v1-network/provision.js';
 import { runScratchDir } from '../../src/provisioning/scratch.js';
-import { contextFor, type Reference, runCheck, testSettings } from '../properties/harness.js';
+import { contextFor, type Reference, runCheck, testRunId, testSettings } from '../properties/harness.js';
 
 // Whether a new login ends an account's earlier tokens is not shown; the real products do end them.
 // Every area uses SFC_NET_USERNAME at once, so its login is made once per run and shared: a target
@@ -25,7 +25,7 @@ beforeAll(async () => {
     close: () => app.close(),
   };
 });
-const RUN_ID = 'q7n2r4';
+const RUN_ID = testRunId('q7n');
 const clear = () => rmSync(runScratchDir(RUN_ID), { recursive: true, force: true });
 beforeAll(clear);
 afterAll(async () => {

@@ -4,14 +4,14 @@ import { propertiesArea } from '../../src/interfaces/rest-v1-network/areas/prope
 import { withdrawalsArea } from '../../src/interfaces/rest-v1-network/areas/withdrawals.js';
 import { rootAccount } from '../../src/interfaces/rest-v1-network/provision.js';
 import { runScratchDir } from '../../src/provisioning/scratch.js';
-import { contextFor, type Reference, runCheck, startReference, testSettings } from '../properties/harness.js';
+import { contextFor, type Reference, runCheck, startReference, testRunId, testSettings } from '../properties/harness.js';
 
 // NET-WD-08 compares the SFC_NET_USERNAME account's withdrawal sums before and after its own request,
 // while the properties area's NET-WD-03 makes accepted withdrawals from the same account, perhaps at
 // the same time in the other worker. On a target that lists no withdrawal records, only the sums (the
 // check's other reading), those foreign amounts land in the comparison unless the two take turns.
 
-const RUN_ID = 'w7d3q2';
+const RUN_ID = testRunId('w7d');
 let ref: Reference;
 beforeAll(async () => {
   rmSync(runScratchDir(RUN_ID), { recursive: true, force: true });

@@ -40,6 +40,15 @@ export async function startReference(customize?: (server: Built) => void): Promi
   };
 }
 
+/**
+ * A run id ([a-z0-9]{6}) of this test process: `label` (3 characters) and 3 of the process id. A test
+ * clears the scratch folders of its run ids; with fixed ids, two copies of the unit tests on one machine
+ * (parallel worktrees) deleted each other's network reservations mid-run.
+ */
+export function testRunId(label: string): string {
+  return label + (process.pid % 46656).toString(36).padStart(3, '0');
+}
+
 export function testSettings(ref: Reference, iface: InterfaceId, seed: number, runId: string, runs: number): Settings {
   return {
     baseUrl: ref.baseUrl,

@@ -2,7 +2,7 @@ import { rmSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { propertiesArea } from '../../src/interfaces/rest-v1-network/areas/properties.js';
 import { runScratchDir } from '../../src/provisioning/scratch.js';
-import { type Reference, runCheck, startReference, testSettings } from './harness.js';
+import { type Reference, runCheck, startReference, testRunId, testSettings } from './harness.js';
 
 // The same --seed sends the same generated requests: the network property "a withdrawal below
 // net_withdrawal_limit_min is refused" run twice against an in-process reference.
@@ -40,9 +40,9 @@ async function replay(seed: number, runId: string): Promise<string[]> {
 
 describe('rest-v1-network properties replay', () => {
   it('the same seed sends the same requests (modulo the run id); another seed sends others', async () => {
-    const first = await requestsOf(4242, 'q7z9k2');
-    const again = await requestsOf(4242, 'w3x8v5');
-    const other = await requestsOf(777, 'j4m6p1');
+    const first = await requestsOf(4242, testRunId('q7z'));
+    const again = await requestsOf(4242, testRunId('w3x'));
+    const other = await requestsOf(777, testRunId('j4m'));
     // A login, the withdrawal read, then one request per run.
     expect(first.length).toBe(17);
     expect(again).toEqual(first);
