@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -69,5 +69,23 @@ describe('checks and requirements', async () => {
     const names = areas.map((a) => `${a.interface}/${a.name}`);
     expect(names.filter((n, i) => names.indexOf(n) !== i)).toEqual([]);
     expect(names.length).toBeGreaterThan(40);
+  });
+  it('hides no area from the loader: each folder under areas/ has an index.ts, and only it exports the area', async () => {
+    // areaModules() loads areas/<folder>/index.ts alone; an area exported by another file of the folder, or a
+    // folder without index.ts, would drop out of every run without an error.
+    for (const iface of INTERFACES) {
+      const dir = join(REPO_ROOT, 'src', 'interfaces', iface, 'areas');
+      for (const e of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+        const at = `${iface}/areas/${e.name}/`;
+        expect(existsSync(join(dir, e.name, 'index.ts')), `${at}index.ts`).toBe(true);
+        for (const f of readdirSync(join(dir, e.name)).filter((n) => n.endsWith('.ts') && n !== 'index.ts')) {
+          const mod = (await import(pathToFileURL(join(dir, e.name, f)).href)) as Record<string, unknown>;
+          expect(
+            Object.values(mod).filter((v) => areas.includes(v as AreaSpec)),
+            `${at}${f}`,
+          ).toEqual([]);
+        }
+      }
+    }
   });
 });
