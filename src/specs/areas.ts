@@ -28,9 +28,9 @@ export async function loadAreas(interfaces: readonly InterfaceId[] = INTERFACES)
 export function areaModules(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
     .flatMap((e): { key: string; file: string }[] => {
+      if (!e.isDirectory()) return e.name.endsWith('.ts') ? [{ key: e.name, file: join(dir, e.name) }] : [];
       const index = join(dir, e.name, 'index.ts');
-      if (e.isDirectory()) return existsSync(index) ? [{ key: `${e.name}.ts`, file: index }] : [];
-      return e.name.endsWith('.ts') ? [{ key: e.name, file: join(dir, e.name) }] : [];
+      return existsSync(index) ? [{ key: `${e.name}.ts`, file: index }] : [];
     })
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
     .map((m) => m.file);

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { CheckContext } from '../../checks/context.js';
 import type { Exchange } from '../../http/exchange.js';
 import type { Provisioned } from './accounts.js';
-import { asRecord, bodyOf, call, dataOf, ROUTES, type Session } from './client.js';
+import { bodyOf, call, dataOf, ROUTES, records, type Session } from './client.js';
 import { expectAccepted, expectRefused } from './refusals.js';
 
 // The address-book area's state and calls: add, list and delete for one of its two customers,
@@ -60,9 +60,7 @@ export const session = (ctx: C, who: 'a' | 'b' = 'a'): Session => (ctx.state[who
 
 export async function list(ctx: C, who: 'a' | 'b' = 'a'): Promise<{ ex: Exchange; addresses: Record<string, unknown>[] }> {
   const ex = await call(ctx, 'GET', ROUTES.address, { session: session(ctx, who) });
-  const raw = dataOf(bodyOf(ex)).addresses;
-  const addresses = Array.isArray(raw) ? raw.map((x) => asRecord(x) ?? {}) : [];
-  return { ex, addresses };
+  return { ex, addresses: records(dataOf(bodyOf(ex)).addresses) };
 }
 
 /** Address `id` as GET address lists it; a check fails when it is not listed (`evidence`: what led there). */

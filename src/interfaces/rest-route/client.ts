@@ -109,6 +109,9 @@ export function asRecord(v: unknown): Record<string, unknown> | undefined {
 
 export const dataOf = (body: Envelope | undefined): Record<string, unknown> => asRecord(body?.data) ?? {};
 
+/** A list of objects (products, categories, addresses): each entry as a plain object, {} where it is none; [] for no list. */
+export const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.map((x) => asRecord(x) ?? {}) : []);
+
 /** A short description of what came back, for failure messages. */
 export function shown(ex: Exchange): string {
   if (!ex.response) return `no response (${ex.error ?? 'unknown error'})`;

@@ -1,6 +1,6 @@
 import type { CheckSpec } from '../../../../checks/model.js';
 import { ADDRESS_ERROR_KEYS, type AddressState, type C, list, listedAddr1, session } from '../../address-ops.js';
-import { asRecord, bodyOf, call, ROUTES } from '../../client.js';
+import { asRecord, bodyOf, call, ROUTES, records } from '../../client.js';
 
 // What the list composes from an added address (the full address, its zone and country), and the
 // language labels of the address forms: read-only, on the addresses add.ts filed.
@@ -24,9 +24,7 @@ export const listedAddressChecks: CheckSpec<AddressState>[] = [
     needs: ['addr1', 'sent1'],
     run: async (ctx: C) => {
       const zones = ctx.state.states?.[String(ctx.state.countryId)];
-      const zone = (Array.isArray(zones) ? zones : [])
-        .map((z) => asRecord(z) ?? {})
-        .find((z) => String(z.zone_id) === String(ctx.state.zoneId));
+      const zone = records(zones).find((z) => String(z.zone_id) === String(ctx.state.zoneId));
       if (!zone) ctx.skip(`GET address/add did not list zone ${ctx.state.zoneId} of country ${ctx.state.countryId}`);
       const { ex, found } = await listedAddr1(ctx);
       ctx.expect(

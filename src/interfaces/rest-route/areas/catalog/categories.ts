@@ -1,8 +1,8 @@
 import type { CheckSpec } from '../../../../checks/model.js';
 import type { Exchange } from '../../../../http/exchange.js';
 import { provision } from '../../accounts.js';
-import { bodyOf, call, dataOf, envelope, ROUTES, shown } from '../../client.js';
-import { categoryListings, listing, records, session, walk } from './queries.js';
+import { bodyOf, call, dataOf, envelope, ROUTES, records, shown } from '../../client.js';
+import { categoryListings, listing, session, walk } from './queries.js';
 import { type C, CATEGORIES_LISTED, type CatalogState } from './state.js';
 
 // The category tree (first: it provisions the customer), then the listing's category_ids filter, which runs after the searches.

@@ -1,6 +1,6 @@
 import type { CheckSpec } from '../../../../checks/model.js';
-import { asRecord, bodyOf, call, dataOf, envelope, ROUTES } from '../../client.js';
-import { listing, records, session } from './queries.js';
+import { asRecord, bodyOf, call, dataOf, envelope, ROUTES, records } from '../../client.js';
+import { listing, session } from './queries.js';
 import type { C, CatalogState } from './state.js';
 
 // The unfiltered product listing and how its summaries are written; the summary checks run after the category filter.

@@ -1,13 +1,12 @@
 import { searchStrays } from '../../../../checks/search.js';
 import type { Exchange } from '../../../../http/exchange.js';
 import type { Provisioned } from '../../accounts.js';
-import { asRecord, bodyOf, call, dataOf, ROUTES, type Session } from '../../client.js';
+import { bodyOf, call, dataOf, ROUTES, records, type Session } from '../../client.js';
 import { type C, CATEGORIES_LISTED, type Rec } from './state.js';
 
 // The requests several catalog files send (listing, detail, category listings) and the readings of their answers.
 
 export const session = (ctx: C): Session => (ctx.state.me as Provisioned).session;
-export const records = (v: unknown): Rec[] => (Array.isArray(v) ? v.map((x) => asRecord(x) ?? {}) : []);
 
 export async function listing(ctx: C, query: Record<string, string>): Promise<{ ex: Exchange; products: Rec[] }> {
   const ex = await call(ctx, 'GET', ROUTES.listing, { session: session(ctx), query });

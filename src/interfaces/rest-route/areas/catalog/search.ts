@@ -1,8 +1,8 @@
 import type { CheckSpec } from '../../../../checks/model.js';
 import { adjacentWords, plusReading } from '../../../../checks/search.js';
 import type { Exchange } from '../../../../http/exchange.js';
-import { authHeaders, bodyOf, dataOf, ROUTES, routeUrl, shown } from '../../client.js';
-import { listing, records, session, strays, text, walk } from './queries.js';
+import { authHeaders, bodyOf, dataOf, ROUTES, records, routeUrl, shown } from '../../client.js';
+import { listing, session, strays, text, walk } from './queries.js';
 import type { C, CatalogState, Rec } from './state.js';
 
 // The listing's search (row 17): what it finds, what it must not, and SQL-looking strings, which run last of the area's own checks.
