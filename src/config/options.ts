@@ -141,6 +141,11 @@ export const OPTIONS: OptionDef[] = [
   },
 ];
 
+/** Codes separated by commas, none empty (blanks around a comma are allowed). */
+const CODE_LIST = /^[^,\s]+(\s*,\s*[^,\s]+)*$/;
+/** `<product_id>:<option_id>=<value>[,<option_id>=<value>...]`: ids without blanks, values without commas or `=`. */
+const OPTION_PRODUCT = /^[^\s:,=]+:[^\s:,=]+=[^,=]*[^\s,=][^,=]*(,[^\s:,=]+=[^,=]*[^\s,=][^,=]*)*$/;
+
 /**
  * Target data keys (`.env.example`): passed to the checks, never printed in reports. `form`: a
  * value must match it (`formHelp` says how), checked when the settings are read.
@@ -153,6 +158,13 @@ export const DATA_KEYS: { key: string; help: string; reference: string; form?: R
   },
   { key: 'SFC_NET_PASSWORD', help: 'document 2 A: its password', reference: 'Root-pass-2024' },
   { key: 'SFC_SHOP_COUPON', help: 'document 2 B: a valid coupon code', reference: 'SAVE10' },
+  {
+    key: 'SFC_SHOP_UNUSABLE_COUPONS',
+    help: 'document 2 B: codes of coupons that exist but must not apply (expired, used up), comma-separated',
+    reference: 'EXPIRED5,USEDUP',
+    form: CODE_LIST,
+    formHelp: 'coupon codes separated by commas, such as EXPIRED5,USEDUP',
+  },
   { key: 'SFC_SHOP_CATEGORY', help: 'document 2 B: a category slug holding products', reference: 'clothing' },
   { key: 'SFC_SHOP_PAYMENT_METHOD', help: 'document 2 B: a payment method id for order/create', reference: 'cod' },
   {
@@ -174,6 +186,21 @@ export const DATA_KEYS: { key: string; help: string; reference: string; form?: R
     reference: '43',
   },
   { key: 'SFC_GQL_COUPON', help: 'document 3: a valid coupon code', reference: '2222' },
+  {
+    key: 'SFC_GQL_UNUSABLE_COUPONS',
+    help: 'document 3: codes of coupons that exist but must not apply to a cart of one SFC_GQL_PRODUCT_ID (expired, used up, disabled, a higher minimum total), comma-separated',
+    reference: '3333,4444,5555,6666',
+    form: CODE_LIST,
+    formHelp: 'coupon codes separated by commas, such as 3333,4444',
+  },
+  {
+    key: 'SFC_GQL_OPTION_PRODUCT',
+    help: 'document 3: a product with options and a choice for each required one: <product_id>:<option_id>=<value>,...',
+    reference: '30:226=16,227=SFC',
+    form: OPTION_PRODUCT,
+    formHelp:
+      '<product_id>:<option_id>=<value>, more options after commas, such as 30:226=16,227=Gift (a select option takes the id of one of its values)',
+  },
   {
     key: 'SFC_GQL_COUPON_OFF',
     help: 'document 3: what that coupon takes off, an amount (10.00) or a share (10%); empty: sign and bound only',

@@ -87,6 +87,20 @@ describe('settings: validation before anything is sent', () => {
       expect(() => withOff(bad)).toThrow(/SFC_GQL_COUPON_OFF must be an amount such as 10.00, or a share/);
     }
   });
+  it('reads the coupon lists and SFC_GQL_OPTION_PRODUCT in their forms, and refuses any other naming the key', () => {
+    const withData = (key: string, v: string) =>
+      resolveSettings({ flags: { 'base-url': 'http://a:1' }, env: { [key]: v }, dotenv: {} }, 'run').data[key];
+    for (const key of ['SFC_SHOP_UNUSABLE_COUPONS', 'SFC_GQL_UNUSABLE_COUPONS']) {
+      for (const ok of ['EXPIRED5', 'A,B', 'A , B,C', '']) expect(withData(key, ok)).toBe(ok);
+      for (const bad of ['A,,B', 'A,', ',A', 'A B'])
+        expect(() => withData(key, bad)).toThrow(new RegExp(`${key} must be coupon codes separated by commas`));
+    }
+    for (const ok of ['30:226=16', '30:226=16,227=Gift wrap', '']) expect(withData('SFC_GQL_OPTION_PRODUCT', ok)).toBe(ok);
+    for (const bad of ['30', '30:226', '30:226=', ':226=16', '30:226=16,', '30:226=16,227', '30:2 26=16', '30:226=a=b'])
+      expect(() => withData('SFC_GQL_OPTION_PRODUCT', bad)).toThrow(
+        /SFC_GQL_OPTION_PRODUCT must be <product_id>:<option_id>=<value>/,
+      );
+  });
   it('refuses a run with no target', () => {
     expect(() => resolveSettings(base, 'run')).toThrow(/no target/);
   });

@@ -443,3 +443,42 @@ export const couponSkipsFirstLine: Fault = {
     }
   },
 };
+
+/** addCoupon requests -> the coupon row widened for them and its own values, put back after (GQL-COUPON-VALIDITY-UNCHECKED). */
+const widenedCoupons = new WeakMap<
+  object,
+  { coupon_id: number; date_start: string; date_end: string; times_used: number; total_cents: number }
+>();
+
+export const couponValidityUnchecked: Fault = {
+  id: 'GQL-COUPON-VALIDITY-UNCHECKED',
+  iface: 'graphql',
+  // addCoupon finds the code with the admin model's getCouponByCode(), which reads the coupon by code and status only,
+  // and answers from it; the platform's getCoupon(), which also judges the dates, the uses and the cart's minimum
+  // total, is not called. An expired, used-up or minimum-total coupon is answered applied, with its discount. The
+  // coupon total of later cart summaries is the platform's and leaves it out. Enabled coupons only: a disabled one
+  // is still refused. The row is widened for the one request, and its values put back after it.
+  before(req, ctx) {
+    const code = variables(req)?.code;
+    if (!has(req, 'addCoupon') || typeof code !== 'string') return;
+    const row = ctx.db
+      .prepare('SELECT coupon_id, date_start, date_end, times_used, total_cents FROM gql_coupon WHERE code = ? AND status = 1')
+      .get(code.trim()) as
+      | { coupon_id: number; date_start: string; date_end: string; times_used: number; total_cents: number }
+      | undefined;
+    if (!row) return;
+    widenedCoupons.set(req.raw, row);
+    ctx.db
+      .prepare(
+        "UPDATE gql_coupon SET date_start = '2000-01-01', date_end = '2999-12-31', times_used = 0, total_cents = 0 WHERE coupon_id = ?",
+      )
+      .run(row.coupon_id);
+  },
+  after(_res, req, ctx) {
+    const row = widenedCoupons.get(req.raw);
+    if (!row) return;
+    ctx.db
+      .prepare('UPDATE gql_coupon SET date_start = ?, date_end = ?, times_used = ?, total_cents = ? WHERE coupon_id = ?')
+      .run(row.date_start, row.date_end, row.times_used, row.total_cents, row.coupon_id);
+  },
+};

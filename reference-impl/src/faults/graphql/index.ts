@@ -52,6 +52,7 @@ import {
   couponSortOrderString,
   couponStaleSubtotal,
   couponThousandsSeparator,
+  couponValidityUnchecked,
 } from './coupons.js';
 import {
   limitIgnored,
@@ -97,6 +98,7 @@ import {
 } from './registration-email.js';
 import {
   discountPositive,
+  lineOptionsDropped,
   subtotalFirstLine,
   subtotalOff,
   summaryDiscountDecimalString,
@@ -220,4 +222,6 @@ export const graphqlFaults: Fault[] = [
   addRevivesDeleted,
   updateAtMinimumRefused,
   downloadRowFields,
+  couponValidityUnchecked,
+  lineOptionsDropped,
 ];

@@ -107,3 +107,18 @@ export const summarySqlSumAfterDelete: Fault = {
     for (const key of ['subtotal', 'total']) if (r && typeof r[key] === 'number') r[key] = (r[key] as number).toFixed(4);
   },
 };
+
+export const lineOptionsDropped: Fault = {
+  id: 'GQL-LINE-OPTIONS-DROPPED',
+  iface: 'graphql',
+  // The resolver reads a line's options from the cart table, where the platform keeps them as a JSON string, with
+  // json_decode($row['option']) and no `true`: an object comes back, and the array_map over it that builds the
+  // entries sees no array and gives []. Every cart line answers option [], whatever was chosen; the options are
+  // stored, and priced, as before.
+  after(res, req) {
+    if (!has(req, 'addProductToCart')) return;
+    const items = result(res, 'addProductToCart')?.items;
+    if (!Array.isArray(items)) return;
+    for (const line of items) if (isObject(line) && Array.isArray(line.option)) line.option = [];
+  },
+};

@@ -300,3 +300,37 @@ export const cartCentsTruncated: Fault = {
     await repriceCart(res, req, ctx, false, (l) => Math.trunc(Number(money(l.unit_cents)) * 100));
   },
 };
+
+/** GET /cart requests -> the coupons widened for them and their own expiry and usage count, put back after. */
+const widenedCoupons = new WeakMap<object, Array<{ code: string; expires_at: string | null; usage_count: number }>>();
+
+export const couponValidityUnchecked: Fault = {
+  id: 'SHOP-COUPON-VALIDITY-UNCHECKED',
+  iface: 'rest-v1-shop',
+  // GET /cart applies each code with wc_get_coupon_id_by_code() and `$cart->applied_coupons[] = $code`, copied from an
+  // admin screen, where apply_coupon() would have run WC_Discounts::is_coupon_valid(): a coupon that exists is applied
+  // whatever its expiry date or usage count, and discounts the cart with no coupon_errors entry. Unknown codes are
+  // still reported. The rows are widened for the one request, and their values put back after it.
+  before(req, ctx) {
+    if (!isCart(req)) return;
+    const { codes, malformed } = couponCodes(params(req.raw, {}));
+    if (malformed) return;
+    const find = ctx.db.prepare(
+      `SELECT code, expires_at, usage_count FROM shop_coupons WHERE code = ?
+         AND (expires_at IS NOT NULL OR (usage_limit IS NOT NULL AND usage_count >= usage_limit))`,
+    );
+    const rows = codes
+      .map((c) => find.get(c) as { code: string; expires_at: string | null; usage_count: number } | undefined)
+      .filter((r) => r !== undefined);
+    if (rows.length === 0) return;
+    widenedCoupons.set(req.raw, rows);
+    const widen = ctx.db.prepare('UPDATE shop_coupons SET expires_at = NULL, usage_count = 0 WHERE code = ?');
+    for (const r of rows) widen.run(r.code);
+  },
+  after(_res, req, ctx) {
+    const rows = widenedCoupons.get(req.raw);
+    if (!rows) return;
+    const restore = ctx.db.prepare('UPDATE shop_coupons SET expires_at = ?, usage_count = ? WHERE code = ?');
+    for (const r of rows) restore.run(r.expires_at, r.usage_count, r.code);
+  },
+};

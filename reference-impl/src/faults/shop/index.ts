@@ -24,6 +24,7 @@ import {
   countString,
   couponNoDiscount,
   couponsFirstOnly,
+  couponValidityUnchecked,
   emptyCartTrue,
   qtyText500,
   qtyZeroKept,
@@ -214,4 +215,5 @@ export const shopFaults: Fault[] = [
   ordersLengthFromEnd,
   ordersPagedOldestFirst,
   productsLastPageStatusFalse,
+  couponValidityUnchecked,
 ];

@@ -1,5 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import { codeList } from '../../../checks/target-data.js';
 import type { GraphQLResult } from '../../../graphql/client.js';
 import {
   type Account,
@@ -123,6 +124,31 @@ export const couponArea: AreaSpec<CouponState> = {
             String(result?.coupon_code ?? '') !== valid && (discount === undefined || discount >= 0),
             `expected ${JSON.stringify(code)} (SFC_GQL_COUPON ${JSON.stringify(valid)} ${how}), which no coupon has, to be refused; it applied ${short(result)}`,
             nearRes.exchange,
+          );
+        }
+      },
+    },
+    {
+      // Codes the operator names as existing but unusable (the reference's expired, used-up, disabled and minimum-total
+      // coupons): a resolver that finds a code and applies it without judging its dates, uses, status or minimum gets
+      // past GQL-COUP-03, whose codes no coupon has. Before the valid coupon is applied; one request per code.
+      id: 'GQL-COUP-07',
+      title:
+        'addCoupon with each code of a coupon that exists but must not apply to the cart (SFC_GQL_UNUSABLE_COUPONS) is refused or applies nothing',
+      needs: ['token'],
+      async run(ctx: C) {
+        const codes = codeList(ctx.data('SFC_GQL_UNUSABLE_COUPONS'));
+        if (codes.length === 0) ctx.skip('SFC_GQL_UNUSABLE_COUPONS (codes of coupons that exist but must not apply) is not set');
+        for (const code of codes) {
+          const res = await op(ctx, 'addCoupon', { code }, { token: ctx.state.token! });
+          if (refusal(res, 'addCoupon')) continue;
+          // Not refused: acceptable only if nothing was applied (the error shape is not shown).
+          const result = record(res.data?.addCoupon);
+          const discount = num(result?.coupon_discount);
+          ctx.expect(
+            String(result?.coupon_code ?? '') !== code && (discount === undefined || discount >= 0),
+            `expected ${JSON.stringify(code)} (SFC_GQL_UNUSABLE_COUPONS) to be refused or to apply nothing, got ${short(result)}`,
+            res.exchange,
           );
         }
       },

@@ -1,5 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
+import { codeList } from '../../../checks/target-data.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { envelope, listProducts, tryJson } from '../client.js';
 import {
@@ -233,6 +234,45 @@ export const couponsArea: AreaSpec<CouponState> = {
           `coupon_errors.${k} should be a message, got ${JSON.stringify(msg)}`,
           ex,
         );
+      },
+    },
+    {
+      // Codes the operator names as existing but unusable (the reference's expired and used-up coupons): a store that
+      // finds a code and applies it without judging its dates or usage count gets past the unknown-code check above.
+      // One request per code, each alone, so one code's verdict cannot hide another's.
+      id: 'SHOP-COUP-06',
+      title:
+        'each coupon that exists but must not apply (SFC_SHOP_UNUSABLE_COUPONS): coupon_status false, coupon_errors keyed by the code, nothing taken off',
+      needs: ['plain'],
+      run: async (ctx: C) => {
+        const codes = codeList(ctx.data('SFC_SHOP_UNUSABLE_COUPONS'));
+        if (codes.length === 0) ctx.skip('SFC_SHOP_UNUSABLE_COUPONS (codes of coupons that exist but must not apply) is not set');
+        for (const code of codes) {
+          const ex = await getCart(ctx, ctx.state.account!.token, [code]);
+          const body = envelope(ctx, ex, 'cart');
+          ctx.expect(
+            body.coupon_status === false,
+            `coupons[]=${code} (SFC_SHOP_UNUSABLE_COUPONS): expected coupon_status false, got ${String(body.coupon_status)}`,
+            ex,
+          );
+          const k = entry(body.coupon_errors, code);
+          const msg = k === undefined ? undefined : (body.coupon_errors as Record<string, unknown>)[k];
+          ctx.expect(
+            typeof msg === 'string' && msg !== '',
+            `coupons[]=${code} (SFC_SHOP_UNUSABLE_COUPONS): coupon_errors should map the code to a message, got ${JSON.stringify(body.coupon_errors)}`,
+            ex,
+          );
+          const data = body.data as CartData | undefined;
+          if (!data) continue; // the cart itself is judged elsewhere; the coupon fields above are this check's
+          const held = entry(data.coupon_discount_totals, code);
+          const amount = held === undefined ? 0 : num((data.coupon_discount_totals as Record<string, unknown>)[held]);
+          const discount = num(data.cart_totals?.discount_total);
+          ctx.expect(
+            (amount === undefined || amount <= 0) && (discount === undefined || discount === 0),
+            `coupons[]=${code} (SFC_SHOP_UNUSABLE_COUPONS) took something off: coupon_discount_totals ${JSON.stringify(data.coupon_discount_totals)}, discount_total ${String(data.cart_totals?.discount_total)}`,
+            ex,
+          );
+        }
       },
     },
     {

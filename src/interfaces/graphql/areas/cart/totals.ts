@@ -4,6 +4,7 @@ import type { GraphQLResult } from '../../../../graphql/client.js';
 import {
   accepted,
   addToCart,
+  type Ctx,
   cartLines,
   expectSelection,
   num,
@@ -19,7 +20,7 @@ import type { C, CartState } from './state.js';
  * GQL-CART-05 on a summary: each line's total is its own price times its own quantity, and
  * subtotal is the sum of the line totals (to the cent; types not shown, NS-GQL-12).
  */
-function expectConsistent(ctx: C, res: GraphQLResult, summary: unknown): void {
+export function expectConsistent(ctx: Ctx, res: GraphQLResult, summary: unknown): void {
   const lines = cartLines(summary);
   if (lines.length === 0) ctx.fail('expected at least one line', res.exchange);
   let sum = 0;
