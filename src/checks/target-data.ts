@@ -1,5 +1,5 @@
 /**
- * Readers of the target data values that hold more than one item (their form is checked when the
+ * Readers of the target data values that hold more than one item, or a value with a unit (their form is checked when the
  * settings are read: DATA_KEYS in options.ts). Empty or missing: nothing to read.
  */
 
@@ -30,4 +30,14 @@ export function optionProduct(value: string | undefined): OptionProduct | undefi
       return { optionId: pair.slice(0, eq).trim(), value: pair.slice(eq + 1).trim() };
     });
   return { productId: text.slice(0, colon), options };
+}
+
+/** What a valid coupon takes off: a fixed amount (capped at the subtotal) or a share of the subtotal. */
+export type CouponOff = { kind: 'amount'; value: number } | { kind: 'share'; percent: number };
+
+/** Reads SFC_GQL_COUPON_OFF or SFC_SHOP_COUPON_OFF (`10.00` or `10%`, the form checked with the settings); empty: unknown. */
+export function couponOff(raw: string | undefined): CouponOff | undefined {
+  const v = raw?.trim();
+  if (!v) return undefined;
+  return v.endsWith('%') ? { kind: 'share', percent: Number(v.slice(0, -1)) } : { kind: 'amount', value: Number(v) };
 }

@@ -141,6 +141,9 @@ export const OPTIONS: OptionDef[] = [
   },
 ];
 
+/** An amount (`10.00`) or a share of the subtotal (`10%`, at most 100 %). */
+const COUPON_OFF = /^(\d{1,9}(\.\d{1,4})?|(100|\d{1,2})(\.\d{1,4})?%)$/;
+const COUPON_OFF_HELP = 'an amount such as 10.00, or a share of the subtotal such as 10% (at most 100%)';
 /** Codes separated by commas, none empty (blanks around a comma are allowed). */
 const CODE_LIST = /^[^,\s]+(\s*,\s*[^,\s]+)*$/;
 /** `<product_id>:<option_id>=<value>[,<option_id>=<value>...]`: ids without blanks, values without commas or `=`. */
@@ -158,6 +161,13 @@ export const DATA_KEYS: { key: string; help: string; reference: string; form?: R
   },
   { key: 'SFC_NET_PASSWORD', help: 'document 2 A: its password', reference: 'Root-pass-2024' },
   { key: 'SFC_SHOP_COUPON', help: 'document 2 B: a valid coupon code', reference: 'SAVE10' },
+  {
+    key: 'SFC_SHOP_COUPON_OFF',
+    help: 'document 2 B: what that coupon takes off, an amount (10.00) or a share (10%); empty: SHOP-COUP-07 is skipped',
+    reference: '10%',
+    form: COUPON_OFF,
+    formHelp: COUPON_OFF_HELP,
+  },
   {
     key: 'SFC_SHOP_UNUSABLE_COUPONS',
     help: 'document 2 B: codes of coupons that exist but must not apply (expired, used up), comma-separated',
@@ -188,8 +198,8 @@ export const DATA_KEYS: { key: string; help: string; reference: string; form?: R
   { key: 'SFC_GQL_COUPON', help: 'document 3: a valid coupon code', reference: '2222' },
   {
     key: 'SFC_GQL_UNUSABLE_COUPONS',
-    help: 'document 3: codes of coupons that exist but must not apply to a cart of one SFC_GQL_PRODUCT_ID (expired, used up, disabled, a higher minimum total), comma-separated',
-    reference: '3333,4444,5555,6666',
+    help: 'document 3: codes of coupons that exist but must not apply to a cart of one SFC_GQL_PRODUCT_ID (expired, not yet valid, used up, disabled, a higher minimum total), comma-separated',
+    reference: '3333,4444,5555,6666,7777',
     form: CODE_LIST,
     formHelp: 'coupon codes separated by commas, such as 3333,4444',
   },
@@ -205,8 +215,8 @@ export const DATA_KEYS: { key: string; help: string; reference: string; form?: R
     key: 'SFC_GQL_COUPON_OFF',
     help: 'document 3: what that coupon takes off, an amount (10.00) or a share (10%); empty: sign and bound only',
     reference: '10',
-    form: /^(\d{1,9}(\.\d{1,4})?|(100|\d{1,2})(\.\d{1,4})?%)$/,
-    formHelp: 'an amount such as 10.00, or a share of the subtotal such as 10% (at most 100%)',
+    form: COUPON_OFF,
+    formHelp: COUPON_OFF_HELP,
   },
 ];
 

@@ -78,13 +78,15 @@ describe('settings: validation before anything is sent', () => {
       expect(run).toThrow(message);
     });
   }
-  it('reads SFC_GQL_COUPON_OFF as an amount or a share, and refuses any other form naming the key', () => {
-    const withOff = (v: string) =>
-      resolveSettings({ flags: { 'base-url': 'http://a:1' }, env: { SFC_GQL_COUPON_OFF: v }, dotenv: {} }, 'run');
-    for (const ok of ['10', '10.00', '12.5%', '100%', '', ' 7.25 ']) expect(withOff(ok).data.SFC_GQL_COUPON_OFF).toBe(ok);
-    for (const bad of ['ten', '-5', '10 %', '101%', '1e3', '10.123456']) {
-      expect(() => withOff(bad)).toThrow(UsageError);
-      expect(() => withOff(bad)).toThrow(/SFC_GQL_COUPON_OFF must be an amount such as 10.00, or a share/);
+  it('reads SFC_GQL_COUPON_OFF and SFC_SHOP_COUPON_OFF as an amount or a share, and refuses any other form naming the key', () => {
+    for (const key of ['SFC_GQL_COUPON_OFF', 'SFC_SHOP_COUPON_OFF']) {
+      const withOff = (v: string) =>
+        resolveSettings({ flags: { 'base-url': 'http://a:1' }, env: { [key]: v }, dotenv: {} }, 'run');
+      for (const ok of ['10', '10.00', '12.5%', '100%', '', ' 7.25 ']) expect(withOff(ok).data[key]).toBe(ok);
+      for (const bad of ['ten', '-5', '10 %', '101%', '1e3', '10.123456']) {
+        expect(() => withOff(bad)).toThrow(UsageError);
+        expect(() => withOff(bad)).toThrow(new RegExp(`${key} must be an amount such as 10.00, or a share`));
+      }
     }
   });
   it('reads the coupon lists and SFC_GQL_OPTION_PRODUCT in their forms, and refuses any other naming the key', () => {

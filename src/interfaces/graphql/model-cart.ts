@@ -42,15 +42,9 @@ export interface CartReal {
   trail: GraphQLResult[];
 }
 
-/** What the valid coupon takes off: a fixed amount (capped at the subtotal) or a share of the subtotal. */
-export type CouponOff = { kind: 'amount'; value: number } | { kind: 'share'; percent: number };
+import type { CouponOff } from '../../checks/target-data.js';
 
-/** Reads SFC_GQL_COUPON_OFF (`10.00` or `10%`, its form checked with the settings); empty: unknown. */
-export function couponOff(raw: string | undefined): CouponOff | undefined {
-  const v = raw?.trim();
-  if (!v) return undefined;
-  return v.endsWith('%') ? { kind: 'share', percent: Number(v.slice(0, -1)) } : { kind: 'amount', value: Number(v) };
-}
+export { type CouponOff, couponOff } from '../../checks/target-data.js';
 
 /**
  * The coupon_discount due on `subtotal`, and how far from it a target may round: a share may be

@@ -334,3 +334,33 @@ export const couponValidityUnchecked: Fault = {
     for (const r of rows) restore.run(r.expires_at, r.usage_count, r.code);
   },
 };
+
+/** GET /cart requests -> the percent coupons read as fixed amounts for them, put back after (SHOP-COUPON-PERCENT-AS-FIXED). */
+const percentAsFixed = new WeakMap<object, Array<{ code: string; amount: number }>>();
+
+export const couponPercentAsFixed: Fault = {
+  id: 'SHOP-COUPON-PERCENT-AS-FIXED',
+  iface: 'rest-v1-shop',
+  // The add-on computes each coupon's discount for GET /cart itself from $coupon->get_amount(), and never looks at
+  // get_discount_type(): a 10 % coupon takes 10.00 off, capped at the subtotal; order/create, priced by WooCommerce,
+  // takes the 10 %. Fixed-amount coupons read as before.
+  // The rows are read as fixed for the one request, and put back after it.
+  before(req, ctx) {
+    if (!isCart(req)) return;
+    const { codes, malformed } = couponCodes(params(req.raw, {}));
+    if (malformed) return;
+    const find = ctx.db.prepare("SELECT code, amount FROM shop_coupons WHERE code = ? AND discount_type = 'percent'");
+    const rows = codes.map((c) => find.get(c) as { code: string; amount: number } | undefined).filter((r) => r !== undefined);
+    if (rows.length === 0) return;
+    percentAsFixed.set(req.raw, rows);
+    // Fixed amounts are kept in cents: 10 (percent) read as 10.00.
+    const asFixed = ctx.db.prepare("UPDATE shop_coupons SET discount_type = 'fixed_cart', amount = ? WHERE code = ?");
+    for (const r of rows) asFixed.run(r.amount * 100, r.code);
+  },
+  after(_res, req, ctx) {
+    const rows = percentAsFixed.get(req.raw);
+    if (!rows) return;
+    const restore = ctx.db.prepare("UPDATE shop_coupons SET discount_type = 'percent', amount = ? WHERE code = ?");
+    for (const r of rows) restore.run(r.amount, r.code);
+  },
+};

@@ -23,6 +23,7 @@ import {
   cartTotalsThousands,
   countString,
   couponNoDiscount,
+  couponPercentAsFixed,
   couponsFirstOnly,
   couponValidityUnchecked,
   emptyCartTrue,
@@ -216,4 +217,5 @@ export const shopFaults: Fault[] = [
   ordersPagedOldestFirst,
   productsLastPageStatusFalse,
   couponValidityUnchecked,
+  couponPercentAsFixed,
 ];

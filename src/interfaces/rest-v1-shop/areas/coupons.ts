@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { codeList } from '../../../checks/target-data.js';
+import { codeList, couponOff } from '../../../checks/target-data.js';
 import type { Exchange } from '../../../http/exchange.js';
 import { envelope, listProducts, tryJson } from '../client.js';
 import {
@@ -124,9 +124,27 @@ export const couponsArea: AreaSpec<CouponState> = {
           `the total dropped by ${drop} with the coupon; discount_total + discount_tax is ${withTax}`,
           ctx.state.couponEx!,
         );
-        const tenth = total(plain, 'subtotal') / 10;
-        if (!near(discount, tenth))
-          ctx.note(`discount ${discount} is not 10% of the subtotal (${tenth}); the reference's SAVE10 is 10%`);
+      },
+    },
+    {
+      // What the valid coupon takes off is target data (the document gives no coupon): with it, a percent coupon
+      // computed as a fixed amount (or the other way round), or a share of the wrong base, shows. No request.
+      id: 'SHOP-COUP-07',
+      title:
+        'the valid coupon takes off what SFC_SHOP_COUPON_OFF says: that amount (at most the subtotal) or that share of the subtotal',
+      needs: ['plain', 'withCoupon'],
+      run: async (ctx: C) => {
+        const off = couponOff(ctx.data('SFC_SHOP_COUPON_OFF'));
+        if (!off) ctx.skip('SFC_SHOP_COUPON_OFF (what SFC_SHOP_COUPON takes off) is not set');
+        const subtotal = total(ctx.state.plain!, 'subtotal');
+        const discount = total(ctx.state.withCoupon!, 'discount_total');
+        const due = off.kind === 'amount' ? Math.min(off.value, subtotal) : (subtotal * off.percent) / 100;
+        // A share may be rounded either way to the cent (the document does not say how).
+        ctx.expect(
+          near(discount, due, off.kind === 'amount' ? 0.011 : 0.021),
+          `coupons[]=${ctx.state.code}: discount_total ${ctx.state.withCoupon!.cart_totals.discount_total} on a subtotal of ${subtotal}; SFC_SHOP_COUPON_OFF ${off.kind === 'amount' ? `${off.value}` : `${off.percent}%`} makes it ${due}`,
+          ctx.state.couponEx!,
+        );
       },
     },
     {
