@@ -301,6 +301,18 @@ export const cartCentsTruncated: Fault = {
   },
 };
 
+/**
+ * The rows `sql` (one `?`: the code) finds for the codes a GET /cart sends; none for another request or malformed coupons.
+ * For the faults that rewrite coupon rows for one read and put them back after it.
+ */
+function couponRowsOfRead<R>(req: FaultRequest, ctx: AppContext, sql: string): R[] {
+  if (!isCart(req)) return [];
+  const { codes, malformed } = couponCodes(params(req.raw, {}));
+  if (malformed) return [];
+  const find = ctx.db.prepare(sql);
+  return codes.map((c) => find.get(c) as R | undefined).filter((r): r is R => r !== undefined);
+}
+
 /** GET /cart requests -> the coupons widened for them and their own expiry and usage count, put back after. */
 const widenedCoupons = new WeakMap<object, Array<{ code: string; expires_at: string | null; usage_count: number }>>();
 
@@ -312,16 +324,12 @@ export const couponValidityUnchecked: Fault = {
   // whatever its expiry date or usage count, and discounts the cart with no coupon_errors entry. Unknown codes are
   // still reported. The rows are widened for the one request, and their values put back after it.
   before(req, ctx) {
-    if (!isCart(req)) return;
-    const { codes, malformed } = couponCodes(params(req.raw, {}));
-    if (malformed) return;
-    const find = ctx.db.prepare(
+    const rows = couponRowsOfRead<{ code: string; expires_at: string | null; usage_count: number }>(
+      req,
+      ctx,
       `SELECT code, expires_at, usage_count FROM shop_coupons WHERE code = ?
          AND (expires_at IS NOT NULL OR (usage_limit IS NOT NULL AND usage_count >= usage_limit))`,
     );
-    const rows = codes
-      .map((c) => find.get(c) as { code: string; expires_at: string | null; usage_count: number } | undefined)
-      .filter((r) => r !== undefined);
     if (rows.length === 0) return;
     widenedCoupons.set(req.raw, rows);
     const widen = ctx.db.prepare('UPDATE shop_coupons SET expires_at = NULL, usage_count = 0 WHERE code = ?');
@@ -346,11 +354,11 @@ export const couponPercentAsFixed: Fault = {
   // takes the 10 %. Fixed-amount coupons read as before.
   // The rows are read as fixed for the one request, and put back after it.
   before(req, ctx) {
-    if (!isCart(req)) return;
-    const { codes, malformed } = couponCodes(params(req.raw, {}));
-    if (malformed) return;
-    const find = ctx.db.prepare("SELECT code, amount FROM shop_coupons WHERE code = ? AND discount_type = 'percent'");
-    const rows = codes.map((c) => find.get(c) as { code: string; amount: number } | undefined).filter((r) => r !== undefined);
+    const rows = couponRowsOfRead<{ code: string; amount: number }>(
+      req,
+      ctx,
+      "SELECT code, amount FROM shop_coupons WHERE code = ? AND discount_type = 'percent'",
+    );
     if (rows.length === 0) return;
     percentAsFixed.set(req.raw, rows);
     // Fixed amounts are kept in cents: 10 (percent) read as 10.00.
