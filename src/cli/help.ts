@@ -34,7 +34,7 @@ export function commandHelp(command: 'run' | 'self-test'): string {
   });
   const data =
     command === 'run'
-      ? `\nTarget data (environment or .env only; see .env.example). Empty: the checks needing it are skipped\nand the verdict becomes incomplete:\n${DATA_KEYS.map((d) => `  ${d.key.padEnd(26)} ${d.help}`).join('\n')}\n`
+      ? `\nTarget data (environment or .env only; see .env.example). Empty: the checks needing it are skipped\n(listed as skipped); where a MUST is left unexercised, the verdict becomes incomplete:\n${DATA_KEYS.map((d) => `  ${d.key.padEnd(26)} ${d.help}`).join('\n')}\n`
       : '';
   return `${intro}\nOptions (a flag wins over the environment, the environment over .env):\n${rows.join('\n')}\n  -h, --help                 this text\n${data}`;
 }
