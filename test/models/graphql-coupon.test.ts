@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { couponDue, couponOff } from '../../src/interfaces/graphql/model-cart.js';
+import { couponOff } from '../../src/checks/target-data.js';
+import { couponDue } from '../../src/interfaces/graphql/model-cart.js';
 
 // GQL-STATE-01 judges coupon_discount by what the target's data says its coupon takes off
 // (document 3 gives no amount): SFC_GQL_COUPON_OFF, an amount or a share.

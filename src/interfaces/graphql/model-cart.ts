@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import type { CouponOff } from '../../checks/target-data.js';
 import type { GraphQLResult } from '../../graphql/client.js';
 import {
   addToCart,
@@ -41,10 +42,6 @@ export interface CartReal {
   /** Every result of the run, so a failure shows the steps before it. */
   trail: GraphQLResult[];
 }
-
-import type { CouponOff } from '../../checks/target-data.js';
-
-export { type CouponOff, couponOff } from '../../checks/target-data.js';
 
 /**
  * The coupon_discount due on `subtotal`, and how far from it a target may round: a share may be

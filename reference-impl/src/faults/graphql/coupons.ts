@@ -445,10 +445,8 @@ export const couponSkipsFirstLine: Fault = {
 };
 
 /** addCoupon requests -> the coupon row widened for them and its own values, put back after (GQL-COUPON-VALIDITY-UNCHECKED). */
-const widenedCoupons = new WeakMap<
-  object,
-  { coupon_id: number; date_start: string; date_end: string; times_used: number; total_cents: number }
->();
+type CouponLimits = { coupon_id: number; date_start: string; date_end: string; times_used: number; total_cents: number };
+const widenedCoupons = new WeakMap<object, CouponLimits>();
 
 export const couponValidityUnchecked: Fault = {
   id: 'GQL-COUPON-VALIDITY-UNCHECKED',
@@ -463,9 +461,7 @@ export const couponValidityUnchecked: Fault = {
     if (!has(req, 'addCoupon') || typeof code !== 'string') return;
     const row = ctx.db
       .prepare('SELECT coupon_id, date_start, date_end, times_used, total_cents FROM gql_coupon WHERE code = ? AND status = 1')
-      .get(code.trim()) as
-      | { coupon_id: number; date_start: string; date_end: string; times_used: number; total_cents: number }
-      | undefined;
+      .get(code.trim()) as CouponLimits | undefined;
     if (!row) return;
     widenedCoupons.set(req.raw, row);
     ctx.db

@@ -1,6 +1,6 @@
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
-import { codeList } from '../../../checks/target-data.js';
+import { codeList, couponOff } from '../../../checks/target-data.js';
 import type { GraphQLResult } from '../../../graphql/client.js';
 import {
   type Account,
@@ -21,7 +21,7 @@ import {
   short,
   validateData,
 } from '../client.js';
-import { couponDue, couponOff } from '../model-cart.js';
+import { couponDue } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
 
 /** addCoupon ("4. Endpoints", Coupon result in "2. Resources and their fields"). */
@@ -66,6 +66,22 @@ function expectCouponSum(ctx: C, res: GraphQLResult): void {
   );
 }
 
+/**
+ * GQL-COUP-03 and GQL-COUP-07: `code` is refused, or answered with nothing applied (no coupon_code of it, no negative
+ * coupon_discount), since the error shape is not shown. True when it was refused outright.
+ */
+function expectNotApplied(ctx: C, res: GraphQLResult, code: string, what: string): boolean {
+  if (refusal(res, 'addCoupon')) return true;
+  const result = record(res.data?.addCoupon);
+  const discount = num(result?.coupon_discount);
+  ctx.expect(
+    String(result?.coupon_code ?? '') !== code && (discount === undefined || discount >= 0),
+    `expected ${what} to be refused or to apply nothing, got ${short(result)}`,
+    res.exchange,
+  );
+  return false;
+}
+
 export const couponArea: AreaSpec<CouponState> = {
   interface: 'graphql',
   name: 'coupon',
@@ -86,18 +102,8 @@ export const couponArea: AreaSpec<CouponState> = {
         if (line) ctx.state.line = String(line.cart_id);
         const unknown = `NOPE${ctx.names.username()}`.slice(0, 20);
         const res = await op(ctx, 'addCoupon', { code: unknown }, { token: session.token });
-        const why = refusal(res, 'addCoupon');
-        if (!why) {
-          // Not refused outright: acceptable only if nothing was applied (the error shape is not shown).
-          const result = record(res.data?.addCoupon);
-          const discount = num(result?.coupon_discount);
-          ctx.expect(
-            result?.coupon_code !== unknown && (discount === undefined || discount >= 0),
-            `expected the unknown code to be refused, got ${short(result)}`,
-            res.exchange,
-          );
+        if (!expectNotApplied(ctx, res, unknown, 'the unknown code'))
           ctx.note('the unknown code was not refused with an error, but no discount was applied');
-        }
         // Codes no coupon has but near the valid one. The valid code cut short by one character: a lookup by prefix
         // (LIKE 'code%') would apply the coupon it begins. A numeric valid code behind a 0: a lookup by PHP's ==
         // (in_array or array_search, not strict) takes "02222" for 2222 and applies that coupon (1 request, only
@@ -141,15 +147,7 @@ export const couponArea: AreaSpec<CouponState> = {
         if (codes.length === 0) ctx.skip('SFC_GQL_UNUSABLE_COUPONS (codes of coupons that exist but must not apply) is not set');
         for (const code of codes) {
           const res = await op(ctx, 'addCoupon', { code }, { token: ctx.state.token! });
-          if (refusal(res, 'addCoupon')) continue;
-          // Not refused: acceptable only if nothing was applied (the error shape is not shown).
-          const result = record(res.data?.addCoupon);
-          const discount = num(result?.coupon_discount);
-          ctx.expect(
-            String(result?.coupon_code ?? '') !== code && (discount === undefined || discount >= 0),
-            `expected ${JSON.stringify(code)} (SFC_GQL_UNUSABLE_COUPONS) to be refused or to apply nothing, got ${short(result)}`,
-            res.exchange,
-          );
+          expectNotApplied(ctx, res, code, `${JSON.stringify(code)} (SFC_GQL_UNUSABLE_COUPONS)`);
         }
       },
     },

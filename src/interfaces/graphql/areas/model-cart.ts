@@ -2,8 +2,9 @@ import fc from 'fast-check';
 import type { CheckContext } from '../../../checks/context.js';
 import type { AreaSpec } from '../../../checks/model.js';
 import { checkProperty, commandSequences } from '../../../checks/properties.js';
+import { couponOff } from '../../../checks/target-data.js';
 import { emptyCart, newSession, productId, secondProduct } from '../client.js';
-import { type CartModel, type CartReal, cartCommands, couponOff, finalRead } from '../model-cart.js';
+import { type CartModel, type CartReal, cartCommands, finalRead } from '../model-cart.js';
 import { noSecretsCheck } from './common.js';
 
 /** The cart as a state machine: random command sequences, each on a fresh account, against a model. */

@@ -79,12 +79,7 @@ export const optionsArea: AreaSpec<OptionsState> = {
         for (const o of chosen.options) {
           const entry = listed.find((e) => String(e?.option_id) === o.optionId);
           ctx.expect(
-            entry !== undefined &&
-              typeof entry.name === 'string' &&
-              entry.name !== '' &&
-              entry.value !== null &&
-              entry.value !== undefined &&
-              String(entry.value) !== '',
+            typeof entry?.name === 'string' && entry.name !== '' && String(entry.value ?? '') !== '',
             `the line of product ${chosen.productId} should list option ${o.optionId} (sent with value ${JSON.stringify(o.value)}) with a name and a value; its option list is ${short(mine[0]?.option)}`,
             res.exchange,
           );

@@ -37,6 +37,25 @@ const total = (cart: CartData, key: string): number => num(cart.cart_totals[key]
 const entry = (map: unknown, code: string): string | undefined =>
   mapKeys(map).find((k) => k.toLowerCase() === code.toLowerCase());
 
+/** The amounts coupon_discount_totals lists, added up; only JSON numbers count (the document says numbers). */
+const listedDiscount = (map: unknown): number =>
+  mapKeys(map).reduce((n, k) => {
+    const v = (map as Record<string, unknown>)[k];
+    return n + (typeof v === 'number' ? v : 0);
+  }, 0);
+
+/** SHOP-COUP-03 and SHOP-COUP-06: a code GET /cart must not apply gives coupon_status false and a coupon_errors message. */
+function expectCouponRefused(ctx: C, body: Record<string, unknown>, code: string, what: string, ex: Exchange): void {
+  ctx.expect(body.coupon_status === false, `${what}: expected coupon_status false, got ${String(body.coupon_status)}`, ex);
+  const k = entry(body.coupon_errors, code);
+  const msg = k === undefined ? undefined : (body.coupon_errors as Record<string, unknown>)[k];
+  ctx.expect(
+    typeof msg === 'string' && msg !== '',
+    `${what}: coupon_errors should map "${code}" to a message, got ${JSON.stringify(body.coupon_errors)}`,
+    ex,
+  );
+}
+
 /**
  * A second line for the cart: a listed product other than `exclude`, those whose price in cents is
  * not a multiple of ten first (a percent discount then leaves rounding cents to spread).
@@ -153,8 +172,7 @@ export const couponsArea: AreaSpec<CouponState> = {
       needs: ['withCoupon'],
       run: async (ctx: C) => {
         const cut = ctx.state.withCoupon!;
-        const map = cut.coupon_discount_totals as Record<string, number>;
-        const sum = mapKeys(map).reduce((n, k) => n + (map[k] ?? 0), 0);
+        const sum = listedDiscount(cut.coupon_discount_totals);
         ctx.expect(
           near(sum, total(cut, 'discount_total')),
           `coupon_discount_totals add up to ${sum}; discount_total is ${cut.cart_totals.discount_total}`,
@@ -168,8 +186,7 @@ export const couponsArea: AreaSpec<CouponState> = {
         const twice = body.data as CartData | undefined;
         if (body.status !== true || !twice)
           ctx.fail(`GET /cart with coupons[]=${code} twice answered status ${String(body.status)}`, ex);
-        const map2 = twice.coupon_discount_totals as Record<string, number>;
-        const sum2 = mapKeys(map2).reduce((n, k) => n + (map2[k] ?? 0), 0);
+        const sum2 = listedDiscount(twice.coupon_discount_totals);
         ctx.expect(
           near(sum2, total(twice, 'discount_total')),
           `with coupons[]=${code} sent twice, coupon_discount_totals add up to ${sum2}; discount_total is ${twice.cart_totals.discount_total}`,
@@ -212,20 +229,7 @@ export const couponsArea: AreaSpec<CouponState> = {
         const code = `nosuch${ctx.names.username()}`;
         // The cart itself may still answer status true: only the coupon fields are judged.
         const ex = await getCart(ctx, ctx.state.account!.token, [code]);
-        const body = envelope(ctx, ex, 'cart');
-        ctx.expect(
-          body.coupon_status === false,
-          `coupons[]=${code}: expected coupon_status false, got ${String(body.coupon_status)}`,
-          ex,
-        );
-        const k = entry(body.coupon_errors, code);
-        ctx.expect(k, `coupon_errors should be an object keyed "${code}", got ${JSON.stringify(body.coupon_errors)}`, ex);
-        const msg = (body.coupon_errors as Record<string, unknown>)[k];
-        ctx.expect(
-          typeof msg === 'string' && msg !== '',
-          `coupon_errors.${k} should be a message, got ${JSON.stringify(msg)}`,
-          ex,
-        );
+        expectCouponRefused(ctx, envelope(ctx, ex, 'cart'), code, `coupons[]=${code}`, ex);
       },
     },
     {
@@ -268,18 +272,7 @@ export const couponsArea: AreaSpec<CouponState> = {
         for (const code of codes) {
           const ex = await getCart(ctx, ctx.state.account!.token, [code]);
           const body = envelope(ctx, ex, 'cart');
-          ctx.expect(
-            body.coupon_status === false,
-            `coupons[]=${code} (SFC_SHOP_UNUSABLE_COUPONS): expected coupon_status false, got ${String(body.coupon_status)}`,
-            ex,
-          );
-          const k = entry(body.coupon_errors, code);
-          const msg = k === undefined ? undefined : (body.coupon_errors as Record<string, unknown>)[k];
-          ctx.expect(
-            typeof msg === 'string' && msg !== '',
-            `coupons[]=${code} (SFC_SHOP_UNUSABLE_COUPONS): coupon_errors should map the code to a message, got ${JSON.stringify(body.coupon_errors)}`,
-            ex,
-          );
+          expectCouponRefused(ctx, body, code, `coupons[]=${code} (SFC_SHOP_UNUSABLE_COUPONS)`, ex);
           const data = body.data as CartData | undefined;
           if (!data) continue; // the cart itself is judged elsewhere; the coupon fields above are this check's
           // Nothing off for this code: no positive entry of its own, and no discount beyond the codes listed. A code
@@ -288,7 +281,7 @@ export const couponsArea: AreaSpec<CouponState> = {
           const map = data.coupon_discount_totals as Record<string, unknown>;
           const held = entry(map, code);
           const amount = held === undefined ? 0 : num(map[held]);
-          const listed = mapKeys(map).reduce((n, k) => n + (num(map[k]) ?? 0), 0);
+          const listed = listedDiscount(map);
           const discount = num(data.cart_totals?.discount_total) ?? 0;
           ctx.expect(
             (amount === undefined || amount <= 0) && discount <= listed + 0.011,
